@@ -1,0 +1,269 @@
+/**
+ * Every error mcpx raises, in one place. Each is a named class carrying the JSON-RPC code it is sent
+ * with when it crosses the wire. Two families, never mixed:
+ *  - McpError and its subclasses: an error a peer sent (or one mcpx sends to its own clients), with a
+ *    code the protocol defines;
+ *  - LocalError and its subclasses: something mcpx itself detected (a timeout, a closed connection, a
+ *    bad config), with a code in the implementation-defined range -32000…-32019.
+ */
+import type { JSONRPCErrorObject } from "./jsonrpc.js";
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Resource not found, every legacy revision (and accepted from modern servers). */
+  ResourceNotFound: -32002,
+  /** 2026-07-28: HTTP headers disagree with the body, or a required one is missing. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability the request did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the protocol version in _meta is not one the server speaks. */
+  UnsupportedProtocolVersion: -32022,
+  /** 2025-11-25: the request needs a URL-mode elicitation first. */
+  URLElicitationRequired: -32042,
+
+  // Local, implementation-defined range.
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+  InvalidResult: -32003,
+  UnsupportedVersion: -32004,
+  LegacyHTTPRefused: -32005,
+  RequestCancelled: -32006,
+  ForeignOrigin: -32007,
+  ParamHeader: -32008,
+  HttpStatus: -32009,
+  Config: -32010,
+  Plugin: -32011,
+  Auth: -32012,
+} as const;
+
+export abstract class McpxError extends Error {
+  abstract readonly code: number;
+  readonly data: unknown;
+
+  constructor(message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.data = data;
+  }
+
+  /** The error as a JSON-RPC error object, ready to send. */
+  toJSONRPC(): JSONRPCErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire errors
+
+/** A JSON-RPC error with a protocol-defined code. `code` is whatever the peer sent. */
+export class McpError extends McpxError {
+  readonly code: number;
+
+  constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, data, options);
+    this.code = code;
+  }
+}
+
+export class ParseError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.ParseError, message, data);
+  }
+}
+
+export class InvalidRequestError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.InvalidRequest, message, data);
+  }
+}
+
+export class MethodNotFoundError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.MethodNotFound, message, data);
+  }
+}
+
+export class InvalidParamsError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.InvalidParams, message, data);
+  }
+}
+
+export class InternalError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.InternalError, message, data);
+  }
+}
+
+/**
+ * The resource does not exist. Raised for -32002 in every revision and for -32602 to resources/read
+ * from a modern server; `wireCode` keeps what the server actually sent.
+ */
+export class ResourceNotFoundError extends McpError {
+  readonly wireCode: number;
+  constructor(message: string, data?: unknown, wireCode: number = ErrorCode.ResourceNotFound) {
+    super(ErrorCode.ResourceNotFound, message, data);
+    this.wireCode = wireCode;
+  }
+}
+
+export class HeaderMismatchError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.HeaderMismatch, message, data);
+  }
+}
+
+export class MissingRequiredClientCapabilityError extends McpError {
+  /** The capabilities the server said it needs (data.requiredCapabilities). */
+  readonly requiredCapabilities: Record<string, unknown>;
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.MissingRequiredClientCapability, message, data);
+    const required = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+    this.requiredCapabilities =
+      typeof required === "object" && required !== null ? (required as Record<string, unknown>) : {};
+  }
+}
+
+export class UnsupportedProtocolVersionError extends McpError {
+  readonly supported: string[];
+  readonly requested: string | undefined;
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.UnsupportedProtocolVersion, message, data);
+    const d = (data ?? {}) as { supported?: unknown; requested?: unknown };
+    this.supported = Array.isArray(d.supported) ? d.supported.filter((v) => typeof v === "string") : [];
+    this.requested = typeof d.requested === "string" ? d.requested : undefined;
+  }
+}
+
+export class URLElicitationRequiredError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.URLElicitationRequired, message, data);
+  }
+}
+
+const wireClasses: Record<number, new (message: string, data?: unknown) => McpError> = {
+  [ErrorCode.ParseError]: ParseError,
+  [ErrorCode.InvalidRequest]: InvalidRequestError,
+  [ErrorCode.MethodNotFound]: MethodNotFoundError,
+  [ErrorCode.InvalidParams]: InvalidParamsError,
+  [ErrorCode.InternalError]: InternalError,
+  [ErrorCode.ResourceNotFound]: ResourceNotFoundError,
+  [ErrorCode.HeaderMismatch]: HeaderMismatchError,
+  [ErrorCode.MissingRequiredClientCapability]: MissingRequiredClientCapabilityError,
+  [ErrorCode.UnsupportedProtocolVersion]: UnsupportedProtocolVersionError,
+  [ErrorCode.URLElicitationRequired]: URLElicitationRequiredError,
+};
+
+/**
+ * The named class for an error object a peer sent. Meanings that differ by revision (a modern
+ * -32602 to resources/read) are decided by the revision's mapError, not here.
+ */
+export function errorFromWire(err: JSONRPCErrorObject): McpError {
+  const Cls = wireClasses[err.code];
+  return Cls ? new Cls(err.message, err.data) : new McpError(err.code, err.message, err.data);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local errors
+
+export abstract class LocalError extends McpxError {}
+
+/** The connection to the peer ended (child exited, stream closed) before the answer arrived. */
+export class ConnectionClosedError extends LocalError {
+  readonly code = ErrorCode.ConnectionClosed;
+}
+
+/** No answer within the request's timeout (or its maximum total, progress notwithstanding). */
+export class RequestTimeoutError extends LocalError {
+  readonly code = ErrorCode.RequestTimeout;
+}
+
+/** The caller cancelled the request. */
+export class RequestCancelledError extends LocalError {
+  readonly code = ErrorCode.RequestCancelled;
+}
+
+/** A result mcpx cannot accept, e.g. a resultType it does not know. Never passed on as an answer. */
+export class InvalidResultError extends LocalError {
+  readonly code = ErrorCode.InvalidResult;
+}
+
+/** initialize returned a protocol version mcpx does not speak. */
+export class UnsupportedVersionError extends LocalError {
+  readonly code = ErrorCode.UnsupportedVersion;
+  readonly version: string;
+  constructor(version: string, spoken: readonly string[]) {
+    super(
+      `server answered initialize with protocol version ${JSON.stringify(version)}, which mcpx does not speak (it speaks ${spoken.join(", ")})`,
+      { version, supported: [...spoken] },
+    );
+    this.version = version;
+  }
+}
+
+/**
+ * A Streamable HTTP endpoint refused both the modern probe and initialize with a bare 400, 404 or
+ * 405: it is a 2024-11-05 HTTP+SSE server.
+ */
+export class LegacyHTTPRefusedError extends LocalError {
+  readonly code = ErrorCode.LegacyHTTPRefused;
+  readonly status: number;
+  constructor(status: number, message?: string) {
+    super(message ?? `the endpoint refused the request with a bare HTTP ${status}`, { status });
+    this.status = status;
+  }
+}
+
+/** An HTTP answer that carries no JSON-RPC message: a bare status (and whatever body came with it). */
+export class HttpStatusError extends LocalError {
+  readonly code = ErrorCode.HttpStatus;
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string, message?: string) {
+    super(message ?? `HTTP ${status}${body ? `: ${body.slice(0, 200)}` : " with an empty body"}`, { status });
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** A URL the peer named is on another origin than the one configured (HTTP+SSE endpoint, redirect). */
+export class ForeignOriginError extends LocalError {
+  readonly code = ErrorCode.ForeignOrigin;
+}
+
+/** An x-mcp-header value that cannot be mirrored into its header; refused before sending. */
+export class ParamHeaderError extends LocalError {
+  readonly code = ErrorCode.ParamHeader;
+}
+
+/** A config file that fails its schema, names an unset variable, or cannot be read. */
+export class ConfigError extends LocalError {
+  readonly code = ErrorCode.Config;
+  /** Every problem found, each naming its key path. */
+  readonly problems: string[];
+  constructor(message: string, problems: string[] = [message], options?: { cause?: unknown }) {
+    super(message, undefined, options);
+    this.problems = problems;
+  }
+}
+
+/** A plugin that cannot be loaded, does not export a Plugin, or threw; names the plugin. */
+export class PluginError extends LocalError {
+  readonly code = ErrorCode.Plugin;
+  readonly plugin: string;
+  constructor(plugin: string, message: string, options?: { cause?: unknown }) {
+    super(`plugin ${plugin}: ${message}`, undefined, options);
+    this.plugin = plugin;
+  }
+}
+
+/** Credentials that cannot be applied (unknown scheme, OAuth not available yet). */
+export class AuthError extends LocalError {
+  readonly code = ErrorCode.Auth;
+}

@@ -1,0 +1,79 @@
+/** The plugin host: hooks, registry, and `use`, which checks a plugin before applying it. */
+import { Ajv } from "ajv";
+import { PluginError } from "./errors.js";
+import { createHooks, type HostHooks } from "./hooks.js";
+import type { JSONObject } from "./jsonrpc.js";
+import { createLogger, type Logger } from "./log.js";
+import { isPlugin, PLUGIN_API_VERSION, type Plugin, type PluginHost } from "./plugin.js";
+import { Registry } from "./registry.js";
+import { describeSchemaErrors } from "./schema-errors.js";
+
+export interface Host extends PluginHost {
+  /** Checks and applies a plugin. Errors are PluginError naming it. */
+  use(plugin: unknown, options?: unknown, source?: string): Promise<void>;
+  /** The plugins applied so far, in order. */
+  readonly plugins: readonly { name: string; version?: string; source?: string }[];
+}
+
+export function createHost(options: { log?: Logger } = {}): Host {
+  const hooks: HostHooks = createHooks();
+  const registry = new Registry();
+  const log = options.log ?? createLogger();
+  const applied: { name: string; version?: string; source?: string }[] = [];
+  let ajv: Ajv | undefined;
+
+  const scoped = (pluginName: string): PluginHost => ({
+    apiVersion: PLUGIN_API_VERSION,
+    hooks,
+    registry,
+    log: log.child({ plugin: pluginName }),
+    registerRevision: (r) => registry.addRevision(r, pluginName),
+    registerTransport: (t) => registry.addTransport(t, pluginName),
+    registerAuthScheme: (a) => registry.addAuthScheme(a, pluginName),
+    registerElicitationHandler: (h) => registry.addElicitationHandler(h, pluginName),
+    registerSamplingHandler: (h) => registry.addSamplingHandler(h, pluginName),
+    emit: (event) => hooks.lifecycle.call(event),
+    warn: (w) => {
+      hooks.serverWarning.call(w);
+      hooks.lifecycle.call({ type: "server.warning", ...w });
+    },
+  });
+
+  const host: Host = {
+    ...scoped("(host)"),
+    plugins: applied,
+    async use(plugin, pluginOptions, source) {
+      const label = source ?? (isPlugin(plugin) ? plugin.name : "(anonymous)");
+      if (!isPlugin(plugin)) {
+        throw new PluginError(label, "does not export a Plugin (an object with name, apiVersion and apply)");
+      }
+      if (plugin.apiVersion !== PLUGIN_API_VERSION) {
+        throw new PluginError(
+          plugin.name,
+          `needs plugin API version ${String(plugin.apiVersion)}, this mcpx provides ${PLUGIN_API_VERSION}`,
+        );
+      }
+      const opts = (pluginOptions ?? {}) as JSONObject;
+      if (plugin.optionsSchema) {
+        ajv ??= new Ajv({ allErrors: true, useDefaults: true, strict: false });
+        const validate = ajv.compile(plugin.optionsSchema);
+        if (!validate(opts)) {
+          const problems = describeSchemaErrors(validate.errors, "options");
+          throw new PluginError(plugin.name, `invalid options: ${problems.join("; ")}`);
+        }
+      }
+      try {
+        await plugin.apply(scoped(plugin.name), opts);
+      } catch (err) {
+        if (err instanceof PluginError) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new PluginError(plugin.name, `apply failed: ${reason}`, { cause: err });
+      }
+      const entry: { name: string; version?: string; source?: string } = { name: plugin.name };
+      if (plugin.version !== undefined) entry.version = plugin.version;
+      if (source !== undefined) entry.source = source;
+      applied.push(entry);
+    },
+  };
+  return host;
+}

@@ -1,0 +1,114 @@
+/**
+ * A protocol revision is mostly data: what it has, and the few rules that differ. The client engine
+ * asks the negotiated revision how to shape each frame, which headers go with it, how to cancel, when
+ * a list ends and what an error means.
+ */
+import type { JSONObject, JSONRPCErrorObject, JSONRPCMessage, JSONRPCRequest } from "./jsonrpc.js";
+import type {
+  ClientCapabilities,
+  ElicitationMode,
+  Implementation,
+  LoggingLevel,
+  Result,
+  ServerCapabilities,
+} from "./mcp.js";
+import type { UpstreamSettings } from "./settings.js";
+import type { TransportKind } from "./transport.js";
+
+export type Era = "legacy" | "modern";
+
+export interface RevisionFeatures {
+  /** The initialize handshake (legacy) rather than per-request _meta (modern). */
+  initialize: boolean;
+  ping: boolean;
+  setLevel: boolean;
+  /** MCP-Protocol-Version on HTTP requests (after initialize, for legacy). */
+  versionHeader: boolean;
+  /** Mcp-Session-Id on Streamable HTTP. */
+  sessions: boolean;
+  /** The standalone GET stream of Streamable HTTP. */
+  standaloneGet: boolean;
+  /** SSE resumption with Last-Event-ID after the server closes a stream early (SEP-1699). */
+  resumption: boolean;
+  /** The peer may send JSON-RPC batches. */
+  batches: boolean;
+  /** The server sends requests (legacy); modern servers ask through input_required instead. */
+  serverRequests: boolean;
+  /** Elicitation modes the revision defines. */
+  elicitationModes: readonly ElicitationMode[];
+  /** notifications/elicitation/complete. */
+  elicitationComplete: boolean;
+  /** An empty-string nextCursor is a cursor, not the end. */
+  emptyCursorContinues: boolean;
+  /** x-mcp-header annotations mirrored into Mcp-Param-* headers (HTTP only). */
+  paramHeaders: boolean;
+  /** Change notifications arrive on subscriptions/listen, not on the session. */
+  subscriptionsListen: boolean;
+  /** resources/subscribe and resources/unsubscribe requests. */
+  resourceSubscribeRequests: boolean;
+}
+
+export type CancelAction = "notify" | "close-stream" | "never";
+
+/** The handlers installed on this connection, which decide what may be declared. */
+export interface InstalledHandlers {
+  elicitation: { form: boolean; url: boolean };
+  sampling: boolean;
+}
+
+/** The handshake's outcome. */
+export interface Negotiated {
+  revision: Revision;
+  version: string;
+  serverCapabilities: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+  /** The raw initialize or server/discover result. */
+  result: JSONObject;
+}
+
+/** What one connection looks like to its revision; one object per connection, reused by every call. */
+export interface ConnectionInfo {
+  upstream: string;
+  transport: TransportKind;
+  version: string;
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  /** The level asked for (modern revisions carry it in every request's _meta). */
+  logLevel?: LoggingLevel;
+}
+
+export interface HandshakeContext {
+  upstream: string;
+  transport: TransportKind;
+  clientInfo: Implementation;
+  handlers: InstalledHandlers;
+  settings: UpstreamSettings;
+  /** Sends a request exactly as given (not shaped) and returns its result; errors arrive mapped. */
+  request(method: string, params: JSONObject, opts?: { cancellable?: boolean }): Promise<Result>;
+  notify(method: string, params?: JSONObject): Promise<void>;
+  /** The registered revision for a version the server chose; throws UnsupportedVersionError if none. */
+  resolve(version: string): Revision;
+  /** Every registered version, newest first. */
+  spoken(): readonly string[];
+}
+
+export interface Revision {
+  readonly version: string;
+  readonly era: Era;
+  readonly features: RevisionFeatures;
+  /** The client capabilities to declare in this revision, given the handlers installed. */
+  capabilities(installed: InstalledHandlers): ClientCapabilities;
+  /** initialize (legacy) or server/discover (modern); settles the revision actually spoken. */
+  handshake(ctx: HandshakeContext): Promise<Negotiated>;
+  /** The request as this revision sends it (modern: the per-request _meta). */
+  shapeRequest(msg: JSONRPCRequest, conn: ConnectionInfo): JSONRPCRequest;
+  /** HTTP headers derived from the frame (never credentials: those belong to the auth scheme). */
+  headers(msg: JSONRPCMessage, conn: ConnectionInfo): Record<string, string> | undefined;
+  /** How a request of this method is cancelled over this transport. */
+  cancel(method: string, transport: TransportKind): CancelAction;
+  /** Whether a list ends, given the cursor just sent and the nextCursor received. */
+  paginationEnded(sent: string | undefined, next: unknown): boolean;
+  /** The named error for an error object the server returned to `method`. */
+  mapError(err: JSONRPCErrorObject, method: string): Error;
+}

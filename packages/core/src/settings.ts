@@ -1,0 +1,33 @@
+/** Per-upstream behaviour settings (config `upstream.*`, overridable per server). Times in ms. */
+export interface UpstreamSettings {
+  /** How many times one protocol version may be sent to server/discover during version retry. */
+  versionAttempts: number;
+  /** Wait before reopening a subscriptions/listen stream the server ended. */
+  listenReopenDelay: number;
+  /** Wait before resuming an SSE stream when the server sent no `retry`. */
+  sseReconnectDelay: number;
+  /** How many times one SSE stream is resumed before the request fails. */
+  sseReconnectAttempts: number;
+  /** Per-request timeout; a progress notification starts it again. */
+  requestTimeout: number;
+  /** The most a request may take whatever progress it reports. */
+  maxTotalTimeout: number;
+  /** Timeout for the handshake (initialize or server/discover). */
+  handshakeTimeout: number;
+  /** How long a stdio child gets to exit after its stdin closes, and again after SIGTERM. */
+  closeGrace: number;
+  /** Bound on input_required rounds for one request. */
+  maxInputRounds: number;
+}
+
+export const DEFAULT_UPSTREAM_SETTINGS: Readonly<UpstreamSettings> = Object.freeze({
+  versionAttempts: 2,
+  listenReopenDelay: 1000,
+  sseReconnectDelay: 1000,
+  sseReconnectAttempts: 3,
+  requestTimeout: 60_000,
+  maxTotalTimeout: 600_000,
+  handshakeTimeout: 30_000,
+  closeGrace: 2000,
+  maxInputRounds: 8,
+});
