@@ -4,7 +4,7 @@ import { PluginError } from "./errors.js";
 import { createHooks, type HostHooks } from "./hooks.js";
 import type { JSONObject } from "./jsonrpc.js";
 import { createLogger, type Logger } from "./log.js";
-import { isPlugin, PLUGIN_API_VERSION, type Plugin, type PluginHost } from "./plugin.js";
+import { isPlugin, PLUGIN_API_VERSION, type PluginHost } from "./plugin.js";
 import { Registry } from "./registry.js";
 import { describeSchemaErrors } from "./schema-errors.js";
 

@@ -140,7 +140,9 @@ export function decodeFrame(text: string): JSONRPCFrame {
     value = JSON.parse(text);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new ParseError(`frame is not valid JSON: ${reason} (frame starts ${JSON.stringify(text.slice(0, 40))})`);
+    throw new ParseError(
+      `frame is not valid JSON: ${reason} (frame starts ${JSON.stringify(text.slice(0, 40))})`,
+    );
   }
   if (Array.isArray(value)) {
     if (value.length === 0) throw new InvalidRequestError("batch is an empty array");

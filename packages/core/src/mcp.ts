@@ -45,7 +45,15 @@ export interface ServerCapabilities {
   [key: string]: unknown;
 }
 
-export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+export type LoggingLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
 
 export interface Tool {
   name: string;

@@ -34,6 +34,8 @@ export interface RevisionFeatures {
   batches: boolean;
   /** The server sends requests (legacy); modern servers ask through input_required instead. */
   serverRequests: boolean;
+  /** input_required results are fulfilled and retried with inputResponses and requestState. */
+  inputRequired: boolean;
   /** Elicitation modes the revision defines. */
   elicitationModes: readonly ElicitationMode[];
   /** notifications/elicitation/complete. */

@@ -55,7 +55,11 @@ describe("errors", () => {
     [new RequestTimeoutError("t"), ErrorCode.RequestTimeout, "RequestTimeoutError"],
     [new RequestCancelledError("x"), ErrorCode.RequestCancelled, "RequestCancelledError"],
     [new InvalidResultError("r"), ErrorCode.InvalidResult, "InvalidResultError"],
-    [new UnsupportedVersionError("1999-01-01", ["2025-11-25"]), ErrorCode.UnsupportedVersion, "UnsupportedVersionError"],
+    [
+      new UnsupportedVersionError("1999-01-01", ["2025-11-25"]),
+      ErrorCode.UnsupportedVersion,
+      "UnsupportedVersionError",
+    ],
     [new LegacyHTTPRefusedError(405), ErrorCode.LegacyHTTPRefused, "LegacyHTTPRefusedError"],
     [new HttpStatusError(500, "boom"), ErrorCode.HttpStatus, "HttpStatusError"],
     [new ForeignOriginError("f"), ErrorCode.ForeignOrigin, "ForeignOriginError"],
@@ -93,7 +97,11 @@ describe("errors", () => {
   it("errors/from-wire", () => {
     expect(errorFromWire({ code: -32002, message: "gone" })).toBeInstanceOf(ResourceNotFoundError);
     expect(errorFromWire({ code: -32602, message: "bad" })).toBeInstanceOf(InvalidParamsError);
-    const v = errorFromWire({ code: -32022, message: "v", data: { supported: ["2026-07-28"], requested: "x" } });
+    const v = errorFromWire({
+      code: -32022,
+      message: "v",
+      data: { supported: ["2026-07-28"], requested: "x" },
+    });
     expect(v).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect((v as UnsupportedProtocolVersionError).supported).toEqual(["2026-07-28"]);
     expect((v as UnsupportedProtocolVersionError).requested).toBe("x");
@@ -108,7 +116,9 @@ describe("errors", () => {
     expect(new UnsupportedVersionError("1999-01-01", ["2025-11-25", "2025-06-18"]).message).toBe(
       'server answered initialize with protocol version "1999-01-01", which mcpx does not speak (it speaks 2025-11-25, 2025-06-18)',
     );
-    expect(new PluginError("mcpx-plugin-x", "cannot be found").message).toBe("plugin mcpx-plugin-x: cannot be found");
+    expect(new PluginError("mcpx-plugin-x", "cannot be found").message).toBe(
+      "plugin mcpx-plugin-x: cannot be found",
+    );
     expect(new HttpStatusError(404, "").message).toBe("HTTP 404 with an empty body");
     expect(new LegacyHTTPRefusedError(405).status).toBe(405);
   });

@@ -45,7 +45,17 @@ describe("header-value", () => {
   });
 
   it("header-value/round-trip", () => {
-    for (const v of ["", "plain", "Zürich", "  both  ", "=?base64?Zm9v?=", "tab\tinside", "😀", "a\nb", "=?base64?"]) {
+    for (const v of [
+      "",
+      "plain",
+      "Zürich",
+      "  both  ",
+      "=?base64?Zm9v?=",
+      "tab\tinside",
+      "😀",
+      "a\nb",
+      "=?base64?",
+    ]) {
       expect(decodeHeaderValue(encodeHeaderValue(v))).toBe(v);
     }
   });

@@ -26,7 +26,11 @@ describe("host", () => {
         },
       }),
     );
-    expect(host.registry.revisions().map((r) => r.version)).toEqual(["2026-07-28", "2025-06-18", "2024-11-05"]);
+    expect(host.registry.revisions().map((r) => r.version)).toEqual([
+      "2026-07-28",
+      "2025-06-18",
+      "2024-11-05",
+    ]);
     expect(host.registry.revisions("legacy").map((r) => r.version)).toEqual(["2025-06-18", "2024-11-05"]);
     expect(host.plugins).toEqual([{ name: "rev-a" }]);
   });
@@ -91,9 +95,9 @@ describe("host", () => {
     const host = createHost({ log: silentLogger });
     const t: TransportFactory = { kind: "stdio", accepts: () => true, create: () => ({}) as never };
     await host.use({ name: "one", apiVersion: 1, apply: (h) => h.registerTransport(t) });
-    await expect(host.use({ name: "two", apiVersion: 1, apply: (h) => h.registerTransport(t) })).rejects.toThrow(
-      "plugin two: transport stdio is already registered by plugin one",
-    );
+    await expect(
+      host.use({ name: "two", apiVersion: 1, apply: (h) => h.registerTransport(t) }),
+    ).rejects.toThrow("plugin two: transport stdio is already registered by plugin one");
   });
 
   it("hooks/frozen-and-tapped", async () => {
@@ -106,14 +110,23 @@ describe("host", () => {
     host.warn({ upstream: "fs", message: "tool x is invalid", tool: "x", reason: "bad header" });
     expect(warnings).toEqual(["tool x is invalid"]);
     expect(events).toEqual([
-      { type: "server.warning", upstream: "fs", message: "tool x is invalid", tool: "x", reason: "bad header" },
+      {
+        type: "server.warning",
+        upstream: "fs",
+        message: "tool x is invalid",
+        tool: "x",
+        reason: "bad header",
+      },
     ]);
     host.hooks.outgoingFrame.tap("test", (frame) => ({ ...frame, touched: true }) as never);
-    const out = host.hooks.outgoingFrame.call({ jsonrpc: "2.0", method: "x" }, {
-      upstream: "fs",
-      version: undefined,
-      transport: "stdio",
-    });
+    const out = host.hooks.outgoingFrame.call(
+      { jsonrpc: "2.0", method: "x" },
+      {
+        upstream: "fs",
+        version: undefined,
+        transport: "stdio",
+      },
+    );
     expect(out).toEqual({ jsonrpc: "2.0", method: "x", touched: true });
   });
 });

@@ -42,7 +42,9 @@ describe("jsonrpc", () => {
     const frame = decodeFrame('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":"x","method":"b"}]');
     expect(Array.isArray(frame)).toBe(true);
     expect(decodeMessages('{"jsonrpc":"2.0","method":"a"}')).toHaveLength(1);
-    expect(encodeFrame(frame)).toBe('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":"x","method":"b"}]');
+    expect(encodeFrame(frame)).toBe(
+      '[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":"x","method":"b"}]',
+    );
   });
 
   it("jsonrpc/parse-error", () => {
@@ -66,7 +68,10 @@ describe("jsonrpc", () => {
     ['{"jsonrpc":"1.0","id":1,"method":"x"}', /"jsonrpc" must be "2.0" \(got "1.0"\)/],
     ['{"jsonrpc":"2.0","id":1,"method":5}', /"method" must be a non-empty string \(got number 5\)/],
     ['{"jsonrpc":"2.0","id":{},"method":"x"}', /"id" of x must be a string or a number/],
-    ['{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}', /"params" of x must be an object \(got an array\)/],
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}',
+      /"params" of x must be an object \(got an array\)/,
+    ],
     ['{"jsonrpc":"2.0","id":1}', /exactly one of "result" or "error"/],
     ['{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}', /exactly one/],
     ['{"jsonrpc":"2.0","id":1,"result":3}', /"result" must be an object/],

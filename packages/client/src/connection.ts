@@ -1,0 +1,408 @@
+/**
+ * UpstreamClient: mcpx's client of one upstream server. It picks the transport, runs the handshake
+ * of the revision it is given (or the newest legacy one), and then serves requests through the
+ * engine: resultType and input_required, pagination, server requests and notifications.
+ */
+import {
+  ConnectionClosedError,
+  type ConnectionInfo,
+  DEFAULT_UPSTREAM_SETTINGS,
+  type FrameContext,
+  type FrameMeta,
+  type HandshakeContext,
+  type HostHooks,
+  type Implementation,
+  InvalidResultError,
+  type JSONObject,
+  type JSONRPCMessage,
+  type Logger,
+  type LoggingLevel,
+  type Negotiated,
+  PluginError,
+  type ProgressNotificationParams,
+  type Registry,
+  type Result,
+  type Revision,
+  type Transport,
+  type TransportKind,
+  UnsupportedVersionError,
+  type UpstreamSettings,
+  type UpstreamTarget,
+} from "@mcpx/core";
+import { RequestEngine, type RequestOptions } from "./engine.js";
+import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
+import { fulfilInputRequests } from "./input-required.js";
+import { collect, withCursor } from "./pagination.js";
+import { resultKind } from "./results.js";
+import { ServerRequests } from "./server-requests.js";
+
+export const MCPX_CLIENT_INFO: Implementation = { name: "mcpx", version: "0.1.0" };
+
+export interface ClientEnvironment {
+  registry: Registry;
+  hooks: HostHooks;
+  log: Logger;
+}
+
+export interface UpstreamClientOptions {
+  target: UpstreamTarget;
+  env: ClientEnvironment;
+  settings?: UpstreamSettings;
+  clientInfo?: Implementation;
+  handlers?: ClientHandlers;
+  /** A revision pin: speak exactly this version (modern: discover with it; legacy: offer it). */
+  revision?: string;
+  /** A transport pin; otherwise the first registered transport that accepts the target. */
+  transport?: TransportKind;
+  /** The log level asked for. */
+  logLevel?: LoggingLevel;
+}
+
+export type NotificationListener = (params: JSONObject, method: string) => void;
+
+export class UpstreamClient {
+  readonly name: string;
+  readonly settings: UpstreamSettings;
+  readonly transport: Transport;
+  readonly #env: ClientEnvironment;
+  readonly #log: Logger;
+  readonly #handlers: ClientHandlers;
+  readonly #engine: RequestEngine;
+  readonly #serverRequests: ServerRequests;
+  readonly #listeners = new Map<string, Set<NotificationListener>>();
+  readonly #closeListeners = new Set<(err?: Error) => void>();
+  readonly #frameCtx: FrameContext;
+  readonly #options: UpstreamClientOptions;
+  #negotiated: Negotiated | undefined;
+  #closed = false;
+
+  constructor(options: UpstreamClientOptions) {
+    const { target, env } = options;
+    this.#options = options;
+    this.name = target.name;
+    this.#env = env;
+    this.#log = env.log.child({ upstream: target.name });
+    this.settings = options.settings ?? DEFAULT_UPSTREAM_SETTINGS;
+    this.#handlers = options.handlers ?? NO_HANDLERS;
+    const factory = options.transport
+      ? env.registry.transport(options.transport)
+      : env.registry.transportFor(target);
+    if (!factory) {
+      const known = env.registry.transports().map((t) => t.kind);
+      throw new PluginError(
+        "(host)",
+        options.transport
+          ? `upstream ${target.name}: transport ${options.transport} is not installed (installed: ${known.join(", ") || "none"})`
+          : `upstream ${target.name}: no installed transport can reach it (installed: ${known.join(", ") || "none"})`,
+      );
+    }
+    this.transport = factory.create(target, {
+      upstream: target.name,
+      log: this.#log,
+      settings: this.settings,
+      sink: {
+        message: (msg, meta) => this.#onMessage(msg, meta),
+        requestFailed: (id, err) => this.#engine.fail(id, err),
+        closed: (err) => this.#onClosed(err),
+      },
+    });
+    const info: ConnectionInfo = {
+      upstream: target.name,
+      transport: this.transport.kind,
+      version: "",
+      clientInfo: options.clientInfo ?? MCPX_CLIENT_INFO,
+      capabilities: {},
+    };
+    if (options.logLevel) info.logLevel = options.logLevel;
+    this.#engine = new RequestEngine(
+      {
+        upstream: target.name,
+        transport: this.transport,
+        hooks: env.hooks,
+        log: this.#log,
+        settings: this.settings,
+      },
+      info,
+    );
+    this.#frameCtx = { upstream: target.name, version: undefined, transport: this.transport.kind };
+    this.#serverRequests = new ServerRequests({
+      upstream: target.name,
+      handlers: this.#handlers,
+      hooks: env.hooks,
+      log: this.#log,
+      revision: () => this.#engine.revision,
+      version: () => this.#engine.info.version,
+      respond: (msg) => this.#engine.respond(msg),
+    });
+  }
+
+  /** Creates the client, opens its transport and runs the handshake. */
+  static async connect(options: UpstreamClientOptions): Promise<UpstreamClient> {
+    const client = new UpstreamClient(options);
+    try {
+      await client.open();
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+    return client;
+  }
+
+  get negotiated(): Negotiated {
+    if (!this.#negotiated) throw new ConnectionClosedError(`upstream ${this.name} is not connected`);
+    return this.#negotiated;
+  }
+
+  get revision(): Revision {
+    return this.negotiated.revision;
+  }
+
+  get info(): Readonly<ConnectionInfo> {
+    return this.#engine.info;
+  }
+
+  /** Opens the transport and negotiates. */
+  async open(): Promise<Negotiated> {
+    await this.transport.open();
+    const first = this.#firstRevision();
+    return this.handshake(first);
+  }
+
+  #firstRevision(): Revision {
+    const registry = this.#env.registry;
+    const pin = this.#options.revision;
+    if (pin) {
+      const r = registry.revision(pin);
+      if (!r) {
+        const known = registry.revisions().map((x) => x.version);
+        throw new UnsupportedVersionError(pin, known);
+      }
+      return r;
+    }
+    const newest = registry.revisions("legacy")[0] ?? registry.revisions()[0];
+    if (!newest) throw new PluginError("(host)", "no protocol revision is installed");
+    return newest;
+  }
+
+  /** Runs `revision`'s handshake and, on success, makes the negotiated revision current. */
+  async handshake(revision: Revision): Promise<Negotiated> {
+    const engine = this.#engine;
+    engine.revision = revision;
+    engine.info.version = revision.version;
+    const installed = installedHandlers(this.#handlers);
+    engine.info.capabilities = revision.capabilities(installed);
+    const ctx: HandshakeContext = {
+      upstream: this.name,
+      transport: this.transport.kind,
+      clientInfo: engine.info.clientInfo,
+      handlers: installed,
+      settings: this.settings,
+      request: (method, params, opts) =>
+        engine.request(method, params, {
+          raw: true,
+          timeout: this.settings.handshakeTimeout,
+          cancellable: opts?.cancellable ?? true,
+        }),
+      notify: (method, params) => engine.notify(method, params),
+      resolve: (version) => {
+        const r = this.#env.registry.revision(version);
+        if (!r || r.era !== revision.era) {
+          throw new UnsupportedVersionError(
+            version,
+            this.#env.registry.revisions(revision.era).map((x) => x.version),
+          );
+        }
+        return r;
+      },
+      spoken: () => this.#env.registry.revisions().map((r) => r.version),
+    };
+    const negotiated = await revision.handshake(ctx);
+    engine.revision = negotiated.revision;
+    engine.info.version = negotiated.version;
+    engine.info.capabilities = negotiated.revision.capabilities(installed);
+    this.#negotiated = negotiated;
+    this.#frameCtx.version = negotiated.version;
+    this.transport.negotiated({
+      version: negotiated.version,
+      era: negotiated.revision.era,
+      features: negotiated.revision.features,
+    });
+    this.#log.debug("negotiated", { revision: negotiated.version, transport: this.transport.kind });
+    return negotiated;
+  }
+
+  /**
+   * Sends a request and returns its complete result. An input_required result is fulfilled by the
+   * handlers and the request sent again (new id, inputResponses, requestState echoed), up to
+   * settings.maxInputRounds rounds. A revision without input_required retries (legacy) never gets
+   * those keys sent to it: the result is returned as it came, recognisably not complete.
+   */
+  async request(method: string, params?: JSONObject, opts: RequestOptions = {}): Promise<Result> {
+    let current = params;
+    for (let round = 0; ; round++) {
+      const result = await this.#engine.request(method, current, opts);
+      if (resultKind(method, result) === "complete" || !this.revision.features.inputRequired) return result;
+      if (round + 1 >= this.settings.maxInputRounds) {
+        throw new InvalidResultError(`${method}: the server still asked for input after ${round + 1} rounds`);
+      }
+      const responses = await fulfilInputRequests(result.inputRequests, {
+        upstream: this.name,
+        handlers: this.#handlers,
+        hooks: this.#env.hooks,
+        revision: this.revision,
+        version: this.#engine.info.version,
+        signal: opts.signal ?? new AbortController().signal,
+        related: params === undefined ? { method } : { method, params },
+      });
+      current = { ...params, inputResponses: responses };
+      if (typeof result.requestState === "string") current.requestState = result.requestState;
+    }
+  }
+
+  notify(method: string, params?: JSONObject): Promise<void> {
+    return this.#engine.notify(method, params);
+  }
+
+  /** Every item of a paginated list, all pages. */
+  list<T = JSONObject>(
+    method: string,
+    key: string,
+    params?: JSONObject,
+    opts?: RequestOptions,
+  ): Promise<T[]> {
+    return collect<T>(
+      (cursor) => this.request(method, withCursor(params, cursor), opts),
+      () => this.revision,
+      key,
+    );
+  }
+
+  listTools(opts?: RequestOptions) {
+    return this.list("tools/list", "tools", undefined, opts);
+  }
+
+  listPrompts(opts?: RequestOptions) {
+    return this.list("prompts/list", "prompts", undefined, opts);
+  }
+
+  listResources(opts?: RequestOptions) {
+    return this.list("resources/list", "resources", undefined, opts);
+  }
+
+  listResourceTemplates(opts?: RequestOptions) {
+    return this.list("resources/templates/list", "resourceTemplates", undefined, opts);
+  }
+
+  callTool(name: string, args?: JSONObject, opts?: RequestOptions): Promise<Result> {
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, opts);
+  }
+
+  getPrompt(name: string, args?: Record<string, string>, opts?: RequestOptions): Promise<Result> {
+    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, opts);
+  }
+
+  readResource(uri: string, opts?: RequestOptions): Promise<Result> {
+    return this.request("resources/read", { uri }, opts);
+  }
+
+  complete(params: JSONObject, opts?: RequestOptions): Promise<Result> {
+    return this.request("completion/complete", params, opts);
+  }
+
+  /** A liveness check: ping where the revision has it, server/discover where it does not. */
+  ping(opts?: RequestOptions): Promise<Result> {
+    return this.revision.features.ping
+      ? this.request("ping", undefined, opts)
+      : this.request("server/discover", undefined, opts);
+  }
+
+  /** Legacy: logging/setLevel. Modern: the level travels in every later request's _meta. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.#engine.info.logLevel = level;
+    if (this.revision.features.setLevel) await this.request("logging/setLevel", { level });
+  }
+
+  /** Listens to notifications of one method ("*" for all); returns the function that stops it. */
+  onNotification(method: string, listener: NotificationListener): () => void {
+    let set = this.#listeners.get(method);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(method, set);
+    }
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  onClose(listener: (err?: Error) => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#engine.close(new ConnectionClosedError(`upstream ${this.name}: connection closed`));
+    this.#serverRequests.abortAll();
+    await this.transport.close();
+  }
+
+  #onMessage(msg: JSONRPCMessage, _meta: FrameMeta): void {
+    const hooks = this.#env.hooks;
+    if (hooks.incomingFrame.isUsed()) hooks.incomingFrame.call(msg, this.#frameCtx);
+    if (!("method" in msg)) {
+      if (!this.#engine.handleResponse(msg)) {
+        this.#log.debug("response to no pending request (late or unknown)", { id: msg.id });
+      }
+      return;
+    }
+    if ("id" in msg) {
+      this.#serverRequests.handle(msg);
+      return;
+    }
+    const params = msg.params ?? {};
+    switch (msg.method) {
+      case "notifications/progress":
+        this.#engine.handleProgress(params as unknown as ProgressNotificationParams);
+        break;
+      case "notifications/cancelled":
+        this.#serverRequests.cancelled((params as { requestId: string | number }).requestId);
+        break;
+      case "notifications/elicitation/complete": {
+        const id = (params as { elicitationId?: unknown }).elicitationId;
+        if (typeof id === "string") {
+          for (const h of this.#handlers.elicitation) h.complete?.(id, { upstream: this.name });
+        }
+        break;
+      }
+    }
+    this.#emit(msg.method, params);
+  }
+
+  #emit(method: string, params: JSONObject): void {
+    for (const key of [method, "*"]) {
+      const set = this.#listeners.get(key);
+      if (!set) continue;
+      for (const fn of set) {
+        try {
+          fn(params, method);
+        } catch (err) {
+          this.#log.warn("notification listener threw", { method, error: (err as Error).message });
+        }
+      }
+    }
+  }
+
+  #onClosed(err?: Error): void {
+    const error = err ?? new ConnectionClosedError(`upstream ${this.name}: connection closed`);
+    this.#engine.close(error);
+    this.#serverRequests.abortAll();
+    const wasClosed = this.#closed;
+    this.#closed = true;
+    if (wasClosed) return;
+    for (const fn of this.#closeListeners) fn(err);
+  }
+}

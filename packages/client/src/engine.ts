@@ -1,0 +1,297 @@
+/**
+ * The request engine of one connection: ids, the pending map, timeouts that progress resets (bounded
+ * by a maximum total), progress tokens, and cancellation by the revision's rule. It sends through the
+ * transport and settles requests from what the sink delivers; it does not interpret results.
+ */
+import {
+  type CancelAction,
+  ConnectionClosedError,
+  type ConnectionInfo,
+  type FrameContext,
+  type HostHooks,
+  isErrorResponse,
+  type JSONObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type Logger,
+  type ProgressNotificationParams,
+  RequestCancelledError,
+  type RequestId,
+  RequestTimeoutError,
+  type Result,
+  type Revision,
+  type Transport,
+  type UpstreamSettings,
+} from "@mcpx/core";
+
+export interface RequestOptions {
+  /** Aborting it cancels the request by the revision's rule. */
+  signal?: AbortSignal;
+  /** Per-request timeout in ms; a progress notification starts it again. */
+  timeout?: number;
+  /** The most the request may take, progress notwithstanding. */
+  maxTotalTimeout?: number;
+  /** Whether progress restarts the timeout (default true). */
+  resetTimeoutOnProgress?: boolean;
+  /** Asks for progress (adds a progressToken) and receives each notification. */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+  /** Extra headers for this frame (Mcp-Param-*), merged over the revision's. */
+  headers?: Record<string, string>;
+  /** Sends the params exactly as given, without the revision's shaping (the handshake does). */
+  raw?: boolean;
+  /** false: never cancelled, whatever happens (initialize). */
+  cancellable?: boolean;
+}
+
+interface Pending {
+  id: RequestId;
+  method: string;
+  resolve: (result: Result) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+  startedAt: number;
+  timeout: number;
+  maxTotal: number;
+  resetOnProgress: boolean;
+  onProgress: ((p: ProgressNotificationParams) => void) | undefined;
+  progressToken: RequestId | undefined;
+  /** Closes the request's response stream (modern HTTP cancellation). */
+  abort: AbortController;
+  cancellable: boolean;
+  cleanup: (() => void) | undefined;
+}
+
+export interface EngineParts {
+  upstream: string;
+  transport: Transport;
+  hooks: HostHooks;
+  log: Logger;
+  settings: UpstreamSettings;
+}
+
+export class RequestEngine {
+  readonly #parts: EngineParts;
+  readonly #pending = new Map<RequestId, Pending>();
+  readonly #byProgressToken = new Map<RequestId, Pending>();
+  #nextId = 1;
+  #closedError: Error | undefined;
+  readonly #frameCtx: FrameContext;
+  /** The revision that shapes frames: the one handshaking, then the negotiated one. */
+  revision: Revision | undefined;
+  info: ConnectionInfo;
+
+  constructor(parts: EngineParts, info: ConnectionInfo) {
+    this.#parts = parts;
+    this.info = info;
+    this.#frameCtx = { upstream: parts.upstream, version: undefined, transport: parts.transport.kind };
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Sends a request and resolves with its result; a JSON-RPC error rejects, mapped by the revision. */
+  request(method: string, params: JSONObject | undefined, opts: RequestOptions = {}): Promise<Result> {
+    if (this.#closedError) return Promise.reject(this.#closedError);
+    const revision = this.#revision();
+    const id = this.#nextId++;
+    const settings = this.#parts.settings;
+    const progressToken = opts.onProgress ? id : undefined;
+    let p = params;
+    if (progressToken !== undefined) {
+      const meta = (p?._meta as JSONObject | undefined) ?? {};
+      p = { ...p, _meta: { ...meta, progressToken } };
+    }
+    let msg: JSONRPCRequest =
+      p === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: p };
+    if (!opts.raw) msg = revision.shapeRequest(msg, this.info);
+
+    return new Promise<Result>((resolve, reject) => {
+      const pending: Pending = {
+        id,
+        method,
+        resolve,
+        reject,
+        timer: undefined,
+        startedAt: Date.now(),
+        timeout: opts.timeout ?? settings.requestTimeout,
+        maxTotal: opts.maxTotalTimeout ?? settings.maxTotalTimeout,
+        resetOnProgress: opts.resetTimeoutOnProgress ?? true,
+        onProgress: opts.onProgress,
+        progressToken,
+        abort: new AbortController(),
+        cancellable: opts.cancellable ?? true,
+        cleanup: undefined,
+      };
+      this.#pending.set(id, pending);
+      if (progressToken !== undefined) this.#byProgressToken.set(progressToken, pending);
+      this.#arm(id, pending, pending.timeout);
+      const signal = opts.signal;
+      if (signal) {
+        if (signal.aborted) {
+          queueMicrotask(() => this.cancel(id, signal.reason));
+        } else {
+          const onAbort = () => this.cancel(id, signal.reason);
+          signal.addEventListener("abort", onAbort, { once: true });
+          pending.cleanup = () => signal.removeEventListener("abort", onAbort);
+        }
+      }
+      this.#send(msg, { signal: pending.abort.signal, headers: opts.headers }).catch((err: Error) =>
+        this.fail(id, err),
+      );
+    });
+  }
+
+  /** Sends a notification (shaped by nothing: notifications carry what the caller gives). */
+  notify(method: string, params?: JSONObject): Promise<void> {
+    if (this.#closedError) return Promise.reject(this.#closedError);
+    const msg: JSONRPCMessage =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    return this.#send(msg, {});
+  }
+
+  /** Answers a request the server sent, with its id exactly as it came. */
+  respond(response: JSONRPCResponse): Promise<void> {
+    if (this.#closedError) return Promise.resolve();
+    return this.#send(response, {});
+  }
+
+  #send(msg: JSONRPCMessage, opts: { signal?: AbortSignal; headers?: Record<string, string> | undefined }) {
+    const hooks = this.#parts.hooks;
+    let frame = msg;
+    if (hooks.outgoingFrame.isUsed()) {
+      this.#frameCtx.version = this.info.version;
+      frame = hooks.outgoingFrame.call(msg, this.#frameCtx);
+    }
+    const transport = this.#parts.transport;
+    if (transport.kind === "stdio") return transport.send(frame, opts.signal ? { signal: opts.signal } : {});
+    const revisionHeaders = this.#revision().headers(frame, this.info);
+    const headers = opts.headers ? { ...revisionHeaders, ...opts.headers } : revisionHeaders;
+    const sendOpts: { signal?: AbortSignal; headers?: Record<string, string> } = {};
+    if (opts.signal) sendOpts.signal = opts.signal;
+    if (headers) sendOpts.headers = headers;
+    return transport.send(frame, sendOpts);
+  }
+
+  #revision(): Revision {
+    if (!this.revision)
+      throw new ConnectionClosedError(`upstream ${this.#parts.upstream} has no revision yet`);
+    return this.revision;
+  }
+
+  #arm(id: RequestId, pending: Pending, ms: number): void {
+    if (pending.timer) clearTimeout(pending.timer);
+    const left = pending.maxTotal - (Date.now() - pending.startedAt);
+    const wait = Math.max(0, Math.min(ms, left));
+    pending.timer = setTimeout(() => this.#timedOut(id), wait);
+    pending.timer.unref?.();
+  }
+
+  #timedOut(id: RequestId): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    const afterMs = Date.now() - pending.startedAt;
+    const action = this.#cancelAction(pending);
+    const total = afterMs >= pending.maxTotal ? ` (its maximum total of ${pending.maxTotal} ms)` : "";
+    const err = new RequestTimeoutError(
+      `${pending.method} to upstream ${this.#parts.upstream} timed out after ${afterMs} ms${total}`,
+      { timeout: pending.timeout, afterMs },
+    );
+    this.#parts.hooks.requestTimedOut.call({
+      upstream: this.#parts.upstream,
+      method: pending.method,
+      afterMs,
+      cancelled: action,
+    });
+    this.#settle(id, pending);
+    this.#cancelBy(action, id, pending, "timeout");
+    pending.reject(err);
+  }
+
+  /** Cancels a pending request by the revision's rule; its caller gets RequestCancelledError. */
+  cancel(id: RequestId, reason?: unknown): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    const why = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
+    this.#settle(id, pending);
+    this.#cancelBy(this.#cancelAction(pending), id, pending, why);
+    pending.reject(reason instanceof Error ? reason : new RequestCancelledError(`${pending.method} ${why}`));
+  }
+
+  #cancelAction(pending: Pending): CancelAction {
+    if (!pending.cancellable || !this.revision) return "never";
+    return this.revision.cancel(pending.method, this.#parts.transport.kind);
+  }
+
+  #cancelBy(action: CancelAction, id: RequestId, pending: Pending, reason: string): void {
+    if (action === "never") return;
+    if (action === "notify") {
+      this.notify("notifications/cancelled", { requestId: id, reason }).catch((err: Error) =>
+        this.#parts.log.debug("could not send notifications/cancelled", { error: err.message }),
+      );
+    }
+    // Either way the response stream is of no more use; for modern HTTP closing it is the cancellation.
+    pending.abort.abort();
+  }
+
+  #settle(id: RequestId, pending: Pending): void {
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.cleanup?.();
+    this.#pending.delete(id);
+    if (pending.progressToken !== undefined) this.#byProgressToken.delete(pending.progressToken);
+  }
+
+  /** A response arrived; returns false when no request of ours waits for it (late or unknown). */
+  handleResponse(msg: JSONRPCResponse): boolean {
+    const id = msg.id;
+    if (id === null) return false;
+    const pending = this.#pending.get(id);
+    if (!pending) return false;
+    this.#settle(id, pending);
+    if (isErrorResponse(msg)) pending.reject(this.#revision().mapError(msg.error, pending.method));
+    else pending.resolve(msg.result as Result);
+    return true;
+  }
+
+  /** notifications/progress: to the request's listener, and its timeout starts again. */
+  handleProgress(params: ProgressNotificationParams): boolean {
+    const pending = this.#byProgressToken.get(params.progressToken);
+    if (!pending) return false;
+    if (pending.resetOnProgress) this.#arm(pending.id, pending, pending.timeout);
+    try {
+      pending.onProgress?.(params);
+    } catch (err) {
+      this.#parts.log.warn("progress listener threw", { error: (err as Error).message });
+    }
+    return true;
+  }
+
+  /** The answer to this request can no longer arrive. */
+  fail(id: RequestId, err: Error): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#settle(id, pending);
+    pending.reject(err);
+  }
+
+  /** The connection ended: every pending request fails at once. */
+  close(err: Error): void {
+    this.#closedError = err;
+    for (const [id, pending] of [...this.#pending]) {
+      this.#settle(id, pending);
+      pending.abort.abort();
+      pending.reject(err);
+    }
+  }
+
+  /** The ids of requests in flight, oldest first. */
+  inFlight(): RequestId[] {
+    return [...this.#pending.keys()];
+  }
+
+  /** The method of a request in flight (to relate a server request to it). */
+  methodOf(id: RequestId): string | undefined {
+    return this.#pending.get(id)?.method;
+  }
+}

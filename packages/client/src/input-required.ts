@@ -1,0 +1,80 @@
+/**
+ * input_required (2026-07-28 "multi round-trip requests"): every entry of inputRequests goes to the
+ * handler for its method, and the caller retries the same request with inputResponses and the exact
+ * requestState, under a new id.
+ */
+import {
+  type ElicitRequestParams,
+  type HostHooks,
+  InvalidResultError,
+  type JSONObject,
+  type Revision,
+  type ServerRequestContext,
+} from "@mcpx/core";
+import { answerElicitation } from "./elicitation.js";
+import { type ClientHandlers, installedHandlers } from "./handlers.js";
+
+export interface InputScope {
+  upstream: string;
+  handlers: ClientHandlers;
+  hooks: HostHooks;
+  revision: Revision;
+  version: string;
+  signal: AbortSignal;
+  related: { method: string; params?: JSONObject };
+}
+
+export async function fulfilInputRequests(
+  inputRequests: unknown,
+  scope: InputScope,
+): Promise<Record<string, JSONObject>> {
+  const responses: Record<string, JSONObject> = {};
+  if (inputRequests === undefined) return responses;
+  if (typeof inputRequests !== "object" || inputRequests === null || Array.isArray(inputRequests)) {
+    throw new InvalidResultError(`${scope.related.method}: inputRequests is not an object`);
+  }
+  const ctx: ServerRequestContext = {
+    upstream: scope.upstream,
+    version: scope.version,
+    signal: scope.signal,
+    related: scope.related,
+  };
+  // One at a time: a person may be answering them.
+  for (const [key, value] of Object.entries(inputRequests as Record<string, unknown>)) {
+    const req = value as { method?: unknown; params?: JSONObject } | null;
+    const params = req?.params ?? {};
+    switch (req?.method) {
+      case "elicitation/create": {
+        const elicit = params as ElicitRequestParams;
+        scope.hooks.elicitation.call(scope.upstream, elicit);
+        const declared = installedHandlers(scope.handlers).elicitation;
+        responses[key] = await answerElicitation(
+          elicit,
+          scope.revision,
+          declared,
+          scope.handlers.elicitation,
+          ctx,
+        );
+        break;
+      }
+      case "sampling/createMessage": {
+        const handler = scope.handlers.sampling[0];
+        if (!handler) {
+          throw new InvalidResultError(
+            `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare`,
+          );
+        }
+        responses[key] = await handler.handle(params, ctx);
+        break;
+      }
+      case "roots/list":
+        responses[key] = { roots: [...scope.handlers.roots()] };
+        break;
+      default:
+        throw new InvalidResultError(
+          `${scope.related.method}: input request ${key} has method ${JSON.stringify(req?.method)}, which is not one a server may ask for`,
+        );
+    }
+  }
+  return responses;
+}

@@ -1,0 +1,102 @@
+/**
+ * Requests a legacy server sends to mcpx: ping, roots/list, sampling/createMessage and
+ * elicitation/create. Each is answered with its id exactly as it came (a string id is as valid as a
+ * number); a method mcpx did not declare gets -32601, a bad mode -32602.
+ */
+import {
+  type ElicitRequestParams,
+  errorResponse,
+  type HostHooks,
+  InternalError,
+  type JSONObject,
+  type JSONRPCRequest,
+  type Logger,
+  McpxError,
+  MethodNotFoundError,
+  type RequestId,
+  type Revision,
+  resultResponse,
+} from "@mcpx/core";
+import { answerElicitation } from "./elicitation.js";
+import { type ClientHandlers, installedHandlers } from "./handlers.js";
+
+export interface ServerRequestScope {
+  upstream: string;
+  handlers: ClientHandlers;
+  hooks: HostHooks;
+  log: Logger;
+  revision(): Revision | undefined;
+  version(): string;
+  respond(msg: ReturnType<typeof resultResponse> | ReturnType<typeof errorResponse>): Promise<void>;
+}
+
+export class ServerRequests {
+  readonly #scope: ServerRequestScope;
+  /** Server requests being answered, so notifications/cancelled from the server can stop them. */
+  readonly #running = new Map<RequestId, AbortController>();
+
+  constructor(scope: ServerRequestScope) {
+    this.#scope = scope;
+  }
+
+  handle(req: JSONRPCRequest): void {
+    const abort = new AbortController();
+    this.#running.set(req.id, abort);
+    this.#answer(req, abort.signal)
+      .then((result) => resultResponse(req.id, result))
+      .catch((err: unknown) => {
+        const e = err instanceof McpxError ? err : new InternalError((err as Error)?.message ?? String(err));
+        return errorResponse(req.id, e.toJSONRPC());
+      })
+      .then((response) => {
+        this.#running.delete(req.id);
+        // A request the server withdrew gets no answer.
+        if (!abort.signal.aborted) return this.#scope.respond(response);
+      })
+      .catch((err: Error) =>
+        this.#scope.log.warn("could not answer a server request", { error: err.message }),
+      );
+  }
+
+  /** notifications/cancelled from the server for one of its requests. */
+  cancelled(requestId: RequestId): void {
+    this.#running.get(requestId)?.abort();
+  }
+
+  /** The connection ended. */
+  abortAll(): void {
+    for (const a of this.#running.values()) a.abort();
+    this.#running.clear();
+  }
+
+  async #answer(req: JSONRPCRequest, signal: AbortSignal): Promise<JSONObject> {
+    const s = this.#scope;
+    const revision = s.revision();
+    const params = req.params ?? {};
+    const ctx = { upstream: s.upstream, version: s.version(), signal };
+    switch (req.method) {
+      case "ping":
+        return {};
+      case "roots/list":
+        return { roots: [...s.handlers.roots()] };
+      case "sampling/createMessage": {
+        const handler = s.handlers.sampling[0];
+        if (!handler) throw new MethodNotFoundError("sampling/createMessage: mcpx did not declare sampling");
+        return handler.handle(params, ctx);
+      }
+      case "elicitation/create": {
+        if (!revision || revision.features.elicitationModes.length === 0) {
+          throw new MethodNotFoundError(
+            `elicitation/create is not in protocol revision ${revision?.version ?? "(none)"}`,
+          );
+        }
+        const elicit = params as ElicitRequestParams;
+        s.hooks.elicitation.call(s.upstream, elicit);
+        const declared = installedHandlers(s.handlers).elicitation;
+        return answerElicitation(elicit, revision, declared, s.handlers.elicitation, ctx);
+      }
+      default:
+        throw new MethodNotFoundError(`mcpx does not answer ${req.method}`);
+    }
+  }
+}

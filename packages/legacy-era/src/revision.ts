@@ -1,0 +1,45 @@
+import {
+  type CancelAction,
+  type ConnectionInfo,
+  errorFromWire,
+  type JSONRPCErrorObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Revision,
+  type RevisionFeatures,
+} from "@mcpx/core";
+import { legacyCapabilities } from "./capabilities.js";
+import { LEGACY_BASE } from "./features.js";
+import { initializeHandshake } from "./handshake.js";
+
+export interface LegacyRevisionSpec {
+  version: string;
+  /** How this revision differs from LEGACY_BASE. */
+  features: Partial<RevisionFeatures>;
+}
+
+/** A revision of the initialize era, from its version and its features. */
+export function legacyRevision(spec: LegacyRevisionSpec): Revision {
+  const features: RevisionFeatures = Object.freeze({ ...LEGACY_BASE, ...spec.features });
+  const revision: Revision = {
+    version: spec.version,
+    era: "legacy",
+    features,
+    capabilities: (installed) => legacyCapabilities(features, installed),
+    handshake: (ctx) => initializeHandshake(revision, ctx),
+    shapeRequest: (msg: JSONRPCRequest) => msg,
+    headers(msg: JSONRPCMessage, conn: ConnectionInfo) {
+      // The header did not exist before 2025-06-18, and initialize carries none: nothing is agreed yet.
+      if (!features.versionHeader || ("method" in msg && msg.method === "initialize")) return undefined;
+      return { "MCP-Protocol-Version": conn.version };
+    },
+    cancel: (method: string): CancelAction => (method === "initialize" ? "never" : "notify"),
+    paginationEnded(sent: string | undefined, next: unknown): boolean {
+      // Legacy pages never said "" is a cursor, and a server that writes an unset cursor as "" means the end.
+      return typeof next !== "string" || next === "" || next === sent;
+    },
+    // -32002 is ResourceNotFoundError; a legacy -32602 stays invalid params (the request was wrong).
+    mapError: (err: JSONRPCErrorObject) => errorFromWire(err),
+  };
+  return Object.freeze(revision);
+}

@@ -1,0 +1,16 @@
+import { definePlugin } from "@mcpx/core";
+import { legacyRevision } from "@mcpx/legacy-era";
+
+/** MCP 2025-03-26: Streamable HTTP with sessions and the standalone GET stream; JSON-RPC batches may be received. */
+export const revision = legacyRevision({
+  version: "2025-03-26",
+  features: { sessions: true, standaloneGet: true, batches: true },
+});
+
+export default definePlugin({
+  name: "@mcpx/revision-2025-03-26",
+  apiVersion: 1,
+  apply(host) {
+    host.registerRevision(revision);
+  },
+});

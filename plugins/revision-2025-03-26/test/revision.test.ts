@@ -1,0 +1,49 @@
+import { type ConnectionInfo, createHost, silentLogger } from "@mcpx/core";
+import { describe, expect, it } from "vitest";
+import plugin, { revision } from "../src/index.js";
+
+const conn: ConnectionInfo = {
+  upstream: "up",
+  transport: "streamable-http",
+  version: "2025-03-26",
+  clientInfo: { name: "mcpx", version: "0" },
+  capabilities: {},
+};
+
+describe("revision 2025-03-26", () => {
+  it("2025-03-26/plugin/registers", async () => {
+    const host = createHost({ log: silentLogger });
+    await host.use(plugin);
+    expect(host.registry.revision("2025-03-26")).toBe(revision);
+    expect(revision.era).toBe("legacy");
+  });
+
+  it("2025-03-26/lifecycle/declared-capabilities", () => {
+    expect(revision.capabilities({ elicitation: { form: false, url: false }, sampling: false })).toEqual({
+      roots: { listChanged: false },
+    });
+    expect(revision.capabilities({ elicitation: { form: true, url: true }, sampling: true })).toEqual({
+      roots: { listChanged: false },
+      sampling: {},
+    });
+  });
+
+  it("2025-03-26/headers/per-frame", () => {
+    const init = { jsonrpc: "2.0" as const, id: 1, method: "initialize", params: {} };
+    const list = { jsonrpc: "2.0" as const, id: 2, method: "tools/list" };
+    expect(revision.headers(init, conn)).toBeUndefined();
+    expect(revision.headers(list, conn)).toEqual(undefined);
+  });
+
+  it("2025-03-26/cancellation/rule", () => {
+    expect(revision.cancel("initialize", "stdio")).toBe("never");
+    expect(revision.cancel("tools/call", "streamable-http")).toBe("notify");
+  });
+
+  it("2025-03-26/pagination/rule", () => {
+    expect(revision.paginationEnded(undefined, "c1")).toBe(false);
+    expect(revision.paginationEnded(undefined, undefined)).toBe(true);
+    expect(revision.paginationEnded(undefined, "")).toBe(true);
+    expect(revision.paginationEnded("c1", "c1")).toBe(true);
+  });
+});

@@ -1,0 +1,23 @@
+import { definePlugin } from "@mcpx/core";
+import { legacyRevision } from "@mcpx/legacy-era";
+
+/** MCP 2025-11-25: SSE resumption after an early close (SEP-1699); form and url elicitation with notifications/elicitation/complete. */
+export const revision = legacyRevision({
+  version: "2025-11-25",
+  features: {
+    sessions: true,
+    standaloneGet: true,
+    versionHeader: true,
+    resumption: true,
+    elicitationModes: ["form", "url"],
+    elicitationComplete: true,
+  },
+});
+
+export default definePlugin({
+  name: "@mcpx/revision-2025-11-25",
+  apiVersion: 1,
+  apply(host) {
+    host.registerRevision(revision);
+  },
+});

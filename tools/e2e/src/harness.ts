@@ -1,0 +1,91 @@
+/** A host with the built-in plugins, and scripted upstreams connected through it. */
+import { type ClientHandlers, UpstreamClient, type UpstreamClientOptions } from "@mcpx/client";
+import {
+  createHost,
+  DEFAULT_UPSTREAM_SETTINGS,
+  type Host,
+  type LifecycleEvent,
+  silentLogger,
+  type UpstreamSettings,
+} from "@mcpx/core";
+import revision20241105 from "@mcpx/revision-2024-11-05";
+import revision20250326 from "@mcpx/revision-2025-03-26";
+import revision20250618 from "@mcpx/revision-2025-06-18";
+import revision20251125 from "@mcpx/revision-2025-11-25";
+import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
+import transportStdio from "@mcpx/transport-stdio";
+import { afterEach } from "vitest";
+
+export async function testHost(): Promise<Host & { events: LifecycleEvent[] }> {
+  const host = createHost({ log: silentLogger });
+  for (const p of [revision20241105, revision20250326, revision20250618, revision20251125, transportStdio]) {
+    await host.use(p);
+  }
+  const events: LifecycleEvent[] = [];
+  host.hooks.lifecycle.tap("e2e", (e) => events.push(e));
+  return Object.assign(host, { events });
+}
+
+/** Fast settings for tests: short timeouts so a hang shows in seconds. */
+export function settings(overrides: Partial<UpstreamSettings> = {}): UpstreamSettings {
+  return {
+    ...DEFAULT_UPSTREAM_SETTINGS,
+    requestTimeout: 3000,
+    handshakeTimeout: 3000,
+    closeGrace: 500,
+    ...overrides,
+  };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => {});
+});
+
+export interface StdioCase {
+  server: ScriptedServer;
+  script: StdioScript;
+  host: Host & { events: LifecycleEvent[] };
+  connect(opts?: Partial<Omit<UpstreamClientOptions, "target" | "env">>): Promise<UpstreamClient>;
+}
+
+/** A scripted server of `versions` over stdio, and a way to connect mcpx to it. */
+export async function stdioCase(options: ScriptedServerOptions): Promise<StdioCase> {
+  const server = new ScriptedServer(options);
+  const script = await stdioScript(server);
+  const host = await testHost();
+  cleanups.push(() => script.close());
+  return {
+    server,
+    script,
+    host,
+    async connect(opts = {}) {
+      const client = await UpstreamClient.connect({
+        target: { name: "scripted", command: script.command, args: script.args },
+        env: host,
+        settings: settings(),
+        ...opts,
+      });
+      cleanups.push(() => client.close());
+      return client;
+    },
+  };
+}
+
+export function handlers(partial: Partial<ClientHandlers>): ClientHandlers {
+  return { elicitation: [], sampling: [], roots: () => [], ...partial };
+}
+
+export const TOOLS = [
+  {
+    name: "echo",
+    description: "echoes",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+  },
+  {
+    name: "add",
+    inputSchema: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } } },
+  },
+];
+export const RESOURCES = [{ uri: "file:///a.txt", name: "a" }];
+export const PROMPTS = [{ name: "greet", description: "greets" }];

@@ -1,0 +1,96 @@
+import { readFileSync } from "node:fs";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import ajvFormats from "ajv-formats";
+import type { Revision } from "./revisions.js";
+import { isRecord, type SchemaNode, type SchemaObject } from "./schema-node.js";
+
+/** One revision's schema.json, loaded once, with its ajv instance and a cache of compiled validators. */
+export interface RevisionSchema {
+  readonly revision: Revision;
+  /** `definitions` (draft-07 revisions) or `$defs` (2020-12 revisions). */
+  readonly defsKey: string;
+  readonly defs: Readonly<Record<string, SchemaObject>>;
+  /** The named definition as a node, or undefined when this revision does not have it. */
+  def(name: string): SchemaNode | undefined;
+  /** Follows a local `$ref` ("#/$defs/Tool") to its node. */
+  resolve(ref: string): SchemaNode | undefined;
+  /** The definition a local `$ref` names ("Tool"), when it points straight at one. */
+  refName(ref: string): string | undefined;
+  /** A compiled validator for the node at `ptr` (compiled on first use, then cached). */
+  validatorAt(ptr: string): ValidateFunction;
+}
+
+// ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, which is the plugin and
+// also carries it as `.default`; only the latter is typed as callable.
+const addFormats = ajvFormats.default;
+
+const cache = new Map<Revision, RevisionSchema>();
+
+export function revisionSchema(revision: Revision): RevisionSchema {
+  let loaded = cache.get(revision);
+  if (!loaded) {
+    loaded = load(revision);
+    cache.set(revision, loaded);
+  }
+  return loaded;
+}
+
+function load(revision: Revision): RevisionSchema {
+  // The schemas ship beside src/ and dist/ (both one level below the package root), as data.
+  const url = new URL(`../schemas/${revision}.json`, import.meta.url);
+  const root: unknown = JSON.parse(readFileSync(url, "utf8"));
+  if (!isRecord(root)) throw new Error(`schema for ${revision} is not an object`);
+  const defsKey = isRecord(root.$defs) ? "$defs" : "definitions";
+  const rawDefs = root[defsKey];
+  if (!isRecord(rawDefs)) throw new Error(`schema for ${revision} has no ${defsKey}`);
+  const defs: Record<string, SchemaObject> = {};
+  for (const [name, schema] of Object.entries(rawDefs)) if (isRecord(schema)) defs[name] = schema;
+
+  const options = { strict: false, allErrors: true, logger: false } as const;
+  // 2025-11-25 onward are JSON Schema 2020-12; the older ones are draft-07.
+  const ajv = defsKey === "$defs" ? new Ajv2020(options) : new Ajv(options);
+  addFormats(ajv);
+  const id = `mcp-${revision}.json`;
+  ajv.addSchema(root, id);
+  const validators = new Map<string, ValidateFunction>();
+  const prefix = `#/${defsKey}/`;
+
+  const def = (name: string): SchemaNode | undefined => {
+    const schema = Object.hasOwn(defs, name) ? defs[name] : undefined;
+    return schema ? { schema, ptr: `/${defsKey}/${escapePointer(name)}` } : undefined;
+  };
+  const refName = (ref: string): string | undefined =>
+    ref.startsWith(prefix) && !ref.slice(prefix.length).includes("/")
+      ? unescapePointer(ref.slice(prefix.length))
+      : undefined;
+
+  return {
+    revision,
+    defsKey,
+    defs,
+    def,
+    refName,
+    resolve(ref) {
+      const name = refName(ref);
+      return name === undefined ? undefined : def(name);
+    },
+    validatorAt(ptr) {
+      let validate = validators.get(ptr);
+      if (!validate) {
+        validate = ajv.getSchema(`${id}#${ptr}`);
+        if (!validate) throw new Error(`no schema at ${ptr} in ${revision}`);
+        validators.set(ptr, validate);
+      }
+      return validate;
+    },
+  };
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
