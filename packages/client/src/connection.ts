@@ -23,6 +23,7 @@ import {
   type Registry,
   type Result,
   type Revision,
+  SessionExpiredError,
   type Transport,
   type TransportKind,
   UnsupportedVersionError,
@@ -74,6 +75,7 @@ export class UpstreamClient {
   readonly #frameCtx: FrameContext;
   readonly #options: UpstreamClientOptions;
   #negotiated: Negotiated | undefined;
+  #rehandshake: Promise<Negotiated> | undefined;
   #closed = false;
 
   constructor(options: UpstreamClientOptions) {
@@ -240,7 +242,7 @@ export class UpstreamClient {
   async request(method: string, params?: JSONObject, opts: RequestOptions = {}): Promise<Result> {
     let current = params;
     for (let round = 0; ; round++) {
-      const result = await this.#engine.request(method, current, opts);
+      const result = await this.#send(method, current, opts);
       if (resultKind(method, result) === "complete" || !this.revision.features.inputRequired) return result;
       if (round + 1 >= this.settings.maxInputRounds) {
         throw new InvalidResultError(`${method}: the server still asked for input after ${round + 1} rounds`);
@@ -256,6 +258,24 @@ export class UpstreamClient {
       });
       current = { ...params, inputResponses: responses };
       if (typeof result.requestState === "string") current.requestState = result.requestState;
+    }
+  }
+
+  /**
+   * One request through the engine. A Streamable HTTP session the server forgot (404 to a request
+   * carrying its id) is started again with the handshake, and the request sent once more.
+   */
+  async #send(method: string, params: JSONObject | undefined, opts: RequestOptions): Promise<Result> {
+    try {
+      return await this.#engine.request(method, params, opts);
+    } catch (err) {
+      if (!(err instanceof SessionExpiredError)) throw err;
+      this.#log.info("session expired; starting a new one", { method });
+      this.#rehandshake ??= this.handshake(this.revision).finally(() => {
+        this.#rehandshake = undefined;
+      });
+      await this.#rehandshake;
+      return this.#engine.request(method, params, opts);
     }
   }
 

@@ -35,6 +35,7 @@ export const ErrorCode = {
   ForeignOrigin: -32007,
   ParamHeader: -32008,
   HttpStatus: -32009,
+  SessionExpired: -32013,
   Config: -32010,
   Plugin: -32011,
   Auth: -32012,
@@ -230,6 +231,14 @@ export class HttpStatusError extends LocalError {
     this.status = status;
     this.body = body;
   }
+}
+
+/**
+ * A Streamable HTTP server answered 404 to a request that carried its session id: the session is
+ * gone, and the spec says to start a new one with initialize.
+ */
+export class SessionExpiredError extends LocalError {
+  readonly code = ErrorCode.SessionExpired;
 }
 
 /** A URL the peer named is on another origin than the one configured (HTTP+SSE endpoint, redirect). */
