@@ -4,6 +4,7 @@ import {
   definePlugin,
   type LifecycleEvent,
   PluginError,
+  type PluginHost,
   type Revision,
   silentLogger,
   type TransportFactory,
@@ -94,9 +95,9 @@ describe("host", () => {
   it("plugins/duplicate-registration-named", async () => {
     const host = createHost({ log: silentLogger });
     const t: TransportFactory = { kind: "stdio", accepts: () => true, create: () => ({}) as never };
-    await host.use({ name: "one", apiVersion: 1, apply: (h) => h.registerTransport(t) });
+    await host.use({ name: "one", apiVersion: 1, apply: (h: PluginHost) => h.registerTransport(t) });
     await expect(
-      host.use({ name: "two", apiVersion: 1, apply: (h) => h.registerTransport(t) }),
+      host.use({ name: "two", apiVersion: 1, apply: (h: PluginHost) => h.registerTransport(t) }),
     ).rejects.toThrow("plugin two: transport stdio is already registered by plugin one");
   });
 

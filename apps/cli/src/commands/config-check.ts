@@ -1,0 +1,131 @@
+/**
+ * `mcpx config check [file]`: loads the config and applies its plugins exactly as the daemon would,
+ * then prints what it found (exit 0) or every problem, one per line (exit 2). Never prints an env
+ * value, an auth value, a URL's query string or credentials, or anything that came from ${env:...}.
+ */
+import * as path from "node:path";
+import { loadConfig, type McpxConfig, resolvePlugins, type ServerConfig } from "@mcpx/config";
+import { ConfigError, createHost, createLogger, PluginError, redact } from "@mcpx/core";
+import { BUILTIN_SOURCE, builtinPlugins } from "../builtins.js";
+import type { MainIO } from "../io.js";
+
+export interface CheckOptions {
+  file: string;
+  json?: boolean;
+}
+
+interface ServerSummary {
+  name: string;
+  kind: "command" | "url";
+  command?: string;
+  url?: string;
+  namespace: string | null;
+  revision?: string;
+  transport?: string;
+  auth?: string;
+  env?: string[];
+  disabled?: true;
+}
+
+interface PluginSummary {
+  name: string;
+  version?: string;
+  source?: string;
+}
+
+export async function configCheck(options: CheckOptions, io: MainIO): Promise<number> {
+  const file = path.resolve(io.cwd ?? process.cwd(), options.file);
+  const shown = options.file;
+  let config: McpxConfig | undefined;
+  try {
+    config = await loadConfig(file, io.env ? { env: io.env } : {});
+    const secrets = config.secrets;
+    const host = createHost({
+      log: createLogger({
+        level: config.log.level,
+        json: config.log.json,
+        write: (line) => io.stderr(`${line}\n`),
+        secrets: () => secrets,
+      }),
+    });
+    for (const plugin of builtinPlugins) await host.use(plugin, undefined, BUILTIN_SOURCE);
+    await resolvePlugins(config, host);
+    report(io, options, shown, config, host.plugins);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ConfigError || err instanceof PluginError)) throw err;
+    const problems = err instanceof ConfigError ? err.problems : [err.message];
+    const safe = problems.map((p) => (config ? redact(p, config.secrets) : p));
+    if (options.json) {
+      io.stdout(`${JSON.stringify({ ok: false, config: file, problems: safe }, null, 2)}\n`);
+    } else {
+      for (const p of safe) io.stderr(`${shown}: ${p}\n`);
+    }
+    return 2;
+  }
+}
+
+function report(
+  io: MainIO,
+  options: CheckOptions,
+  shown: string,
+  config: McpxConfig,
+  plugins: readonly PluginSummary[],
+): void {
+  const servers = Object.values(config.servers).map(summarise);
+  if (options.json) {
+    const out = { ok: true, config: config.path, servers, plugins };
+    io.stdout(`${redact(JSON.stringify(out, null, 2), config.secrets)}\n`);
+    return;
+  }
+  const lines = [`${shown}: ok`, `servers (${servers.length}):`];
+  for (const s of servers) {
+    const facts = [
+      s.kind === "command" ? `command: ${s.command}` : `url: ${s.url}`,
+      `namespace: ${s.namespace ?? "(none)"}`,
+    ];
+    if (s.revision) facts.push(`revision: ${s.revision}`);
+    if (s.transport) facts.push(`transport: ${s.transport}`);
+    if (s.auth) facts.push(`auth: ${s.auth}`);
+    if (s.env) facts.push(`env: ${s.env.join(", ")}`);
+    if (s.disabled) facts.push("disabled");
+    lines.push(`  ${s.name}`, ...facts.map((f) => `    ${f}`));
+  }
+  lines.push(`plugins (${plugins.length}):`);
+  for (const p of plugins) {
+    lines.push(`  ${p.name}${p.version ? `@${p.version}` : ""}${p.source ? `  from ${p.source}` : ""}`);
+  }
+  io.stdout(`${redact(lines.join("\n"), config.secrets)}\n`);
+}
+
+function summarise(server: ServerConfig): ServerSummary {
+  const namespace = server.namespacing ? server.namespace : null;
+  const out: ServerSummary =
+    server.kind === "command"
+      ? { name: server.name, kind: "command", command: commandLine(server.command, server.args), namespace }
+      : { name: server.name, kind: "url", url: publicUrl(server.url), namespace };
+  if (server.revision) out.revision = server.revision;
+  if (server.transport) out.transport = server.transport;
+  if (server.auth) out.auth = server.auth.type;
+  if (server.kind === "command" && Object.keys(server.env).length > 0) out.env = Object.keys(server.env);
+  if (server.disabled) out.disabled = true;
+  return out;
+}
+
+function commandLine(command: string, args: readonly string[]): string {
+  return [command, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+}
+
+/** The URL without its query string, fragment or credentials, any of which may hold a secret. */
+function publicUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.search = "";
+    u.hash = "";
+    u.username = "";
+    u.password = "";
+    return u.href;
+  } catch {
+    return url.replace(/[?#].*$/s, "");
+  }
+}

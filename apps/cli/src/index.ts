@@ -1,0 +1,4 @@
+export { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
+export { type CheckOptions, configCheck } from "./commands/config-check.js";
+export type { MainIO } from "./io.js";
+export { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, main } from "./main.js";

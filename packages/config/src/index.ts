@@ -1,0 +1,33 @@
+export { type Expansion, expandEnv } from "./env.js";
+export { JsonSyntaxError, parseJson } from "./json.js";
+export {
+  DEFAULT_LISTEN,
+  DEFAULT_STATE_DIR,
+  type Env,
+  type LoadOptions,
+  loadConfig,
+  type ParseOptions,
+  parseConfig,
+  upstreamSettings,
+  withTimeouts,
+} from "./load.js";
+export {
+  DEFAULT_FALLBACK_DIRS,
+  importPlugin,
+  loadPlugins,
+  type PluginLoadOptions,
+  resolvePluginFile,
+  resolvePlugins,
+} from "./plugins.js";
+export {
+  configSchema,
+  HOST_FORMAT_TYPES,
+  LOG_LEVELS,
+  NAMESPACE_PATTERN,
+  REVISIONS,
+  type RevisionPin,
+  TRANSPORTS,
+  type TransportPin,
+} from "./schema.js";
+export type * from "./types.js";
+export { validateConfig } from "./validate.js";

@@ -1,0 +1,191 @@
+/**
+ * The JSON Schema of mcpx.json. It is the one description of the file: ajv checks configs against
+ * it, and the build writes it to schemas/mcpx.schema.json for editors (`"$schema"` in a config).
+ * Defaults are here for editors to show; loading applies them in code (see load.ts).
+ */
+
+/** The protocol revisions a server may be pinned to (a pin skips the era probe). */
+export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+export type RevisionPin = (typeof REVISIONS)[number];
+
+/** The transports a server may be pinned to. */
+export const TRANSPORTS = ["stdio", "streamable-http", "http+sse"] as const;
+export type TransportPin = (typeof TRANSPORTS)[number];
+
+/** The `type` key of the common MCP host format, and the transport each one means. */
+export const HOST_FORMAT_TYPES = {
+  stdio: "stdio",
+  http: "streamable-http",
+  "streamable-http": "streamable-http",
+  sse: "http+sse",
+} as const satisfies Record<string, TransportPin>;
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+/** A namespace (and a server key used as one): letters, digits, `_` and `-`. */
+export const NAMESPACE_PATTERN = "^[A-Za-z0-9_-]+$";
+
+const ms = (description: string, def: number, minimum = 0) =>
+  ({ type: "integer", minimum, default: def, description: `${description} (milliseconds)` }) as const;
+
+const timeouts = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    request: ms("Per-request timeout; a progress notification starts it again", 60_000, 1),
+    maxTotal: ms("The most a request may take whatever progress it reports", 600_000, 1),
+    handshake: ms("Timeout of the handshake (initialize or server/discover)", 30_000, 1),
+    closeGrace: ms("How long a stdio child gets to exit after stdin closes, and again after SIGTERM", 2000),
+  },
+} as const;
+
+const stringArray = { type: "array", items: { type: "string" } } as const;
+
+const server = {
+  type: "object",
+  description: 'One upstream MCP server: a program to run ("command") or an endpoint ("url").',
+  additionalProperties: false,
+  properties: {
+    command: { type: "string", minLength: 1, description: "The program to run (stdio)" },
+    args: { ...stringArray, description: "Its arguments" },
+    cwd: { type: "string", description: "Its working directory, relative to the config file" },
+    env: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Added to its environment",
+    },
+    url: {
+      type: "string",
+      pattern: "^https?://[^\\s]+$",
+      description: "The endpoint (Streamable HTTP or HTTP+SSE)",
+    },
+    auth: {
+      type: "object",
+      required: ["type"],
+      properties: { type: { type: "string", minLength: 1, description: "The auth scheme" } },
+      description: "Credentials, applied by the auth scheme named by `type`; the other keys are the scheme's",
+    },
+    namespace: {
+      type: "string",
+      pattern: NAMESPACE_PATTERN,
+      description:
+        "Prefix of its tools and prompts, and host of its resource URIs (default: the server's key)",
+    },
+    namespacing: { type: "boolean", default: true, description: "Whether names are namespaced at all" },
+    revision: { enum: [...REVISIONS], description: "Pin a protocol revision (skips the probe)" },
+    transport: { enum: [...TRANSPORTS], description: "Pin a transport (skips the probe)" },
+    type: {
+      enum: Object.keys(HOST_FORMAT_TYPES),
+      description: 'The common MCP host format\'s key; "http" and "sse" mean the transports of those names',
+    },
+    tools: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        include: { ...stringArray, description: "Globs of the tool names to serve (default: all)" },
+        exclude: { ...stringArray, description: "Globs of the tool names not to serve" },
+      },
+    },
+    timeouts: { ...timeouts, description: "Overrides of upstream.timeouts for this server" },
+    disabled: { type: "boolean", default: false, description: "Keep the entry but do not connect" },
+  },
+  oneOf: [{ required: ["command"] }, { required: ["url"] }],
+  dependencies: { args: ["command"], cwd: ["command"], env: ["command"] },
+} as const;
+
+const servers = {
+  type: "object",
+  additionalProperties: { $ref: "#/definitions/server" },
+  description: "The upstream servers, by name",
+} as const;
+
+export const configSchema = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "mcpx config",
+  description: "The config of mcpx, the MCP gateway (mcpx.json)",
+  type: "object",
+  additionalProperties: false,
+  definitions: { server },
+  properties: {
+    $schema: { type: "string" },
+    listen: {
+      type: "object",
+      additionalProperties: false,
+      description: "Where mcpx serves its own clients",
+      properties: {
+        host: { type: "string", minLength: 1, default: "127.0.0.1" },
+        port: { type: "integer", minimum: 0, maximum: 65535, default: 7333 },
+        path: { type: "string", pattern: "^/", default: "/mcp" },
+        token: { type: "string", minLength: 1, description: "Bearer token mcpx's clients must send" },
+        allowedOrigins: { ...stringArray, description: "Origins allowed besides loopback ones" },
+        maxBodyBytes: { type: "integer", minimum: 1, default: 4 * 1024 * 1024 },
+      },
+    },
+    upstream: {
+      type: "object",
+      additionalProperties: false,
+      description: "How mcpx behaves towards every upstream",
+      properties: {
+        versionAttempts: {
+          type: "integer",
+          minimum: 1,
+          default: 2,
+          description: "How many times one protocol version may be sent during version retry",
+        },
+        listenReopenDelay: ms("Wait before reopening a subscriptions/listen stream", 1000),
+        sseReconnectDelay: ms("Wait before resuming an SSE stream when the server sent no retry", 1000),
+        sseReconnectAttempts: {
+          type: "integer",
+          minimum: 0,
+          default: 3,
+          description: "How many times one SSE stream is resumed",
+        },
+        maxInputRounds: {
+          type: "integer",
+          minimum: 1,
+          default: 8,
+          description: "Bound on input_required rounds for one request",
+        },
+        timeouts,
+      },
+    },
+    servers,
+    mcpServers: { ...servers, description: "The same as servers (the common format of MCP hosts)" },
+    plugins: {
+      type: "array",
+      description: 'Plugins to apply: a package name or a path relative to this file, or ["name", {options}]',
+      items: {
+        type: ["string", "array"],
+        minLength: 1,
+        minItems: 1,
+        maxItems: 2,
+        items: [{ type: "string", minLength: 1 }, { type: "object" }],
+        additionalItems: false,
+      },
+    },
+    roots: {
+      type: "array",
+      description: "Roots offered to upstreams that ask",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["uri"],
+        properties: { uri: { type: "string", pattern: "^file://" }, name: { type: "string" } },
+      },
+    },
+    stateDir: {
+      type: "string",
+      minLength: 1,
+      description: "Where mcpx keeps its state (era cache), relative to this file (default .mcpx-state)",
+    },
+    log: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        level: { enum: [...LOG_LEVELS], default: "info" },
+        json: { type: "boolean", default: false },
+      },
+    },
+  },
+  oneOf: [{ required: ["servers"] }, { required: ["mcpServers"] }],
+} as const;

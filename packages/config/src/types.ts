@@ -1,0 +1,132 @@
+/** The config as written (McpxConfigFile) and as loaded (McpxConfig, defaults applied). */
+import type { JSONObject, LogLevel, UpstreamSettings } from "@mcpx/core";
+import type { RevisionPin, TransportPin } from "./schema.js";
+
+export interface TimeoutsFile {
+  request?: number;
+  maxTotal?: number;
+  handshake?: number;
+  closeGrace?: number;
+}
+
+export interface ServerEntryFile {
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  url?: string;
+  auth?: AuthConfig;
+  namespace?: string;
+  namespacing?: boolean;
+  revision?: RevisionPin;
+  transport?: TransportPin;
+  type?: "stdio" | "http" | "sse" | "streamable-http";
+  tools?: ToolFilter;
+  timeouts?: TimeoutsFile;
+  disabled?: boolean;
+}
+
+/** What mcpx.json may hold, exactly as written. */
+export interface McpxConfigFile {
+  $schema?: string;
+  listen?: Partial<ListenConfig>;
+  upstream?: {
+    versionAttempts?: number;
+    listenReopenDelay?: number;
+    sseReconnectDelay?: number;
+    sseReconnectAttempts?: number;
+    maxInputRounds?: number;
+    timeouts?: TimeoutsFile;
+  };
+  servers?: Record<string, ServerEntryFile>;
+  mcpServers?: Record<string, ServerEntryFile>;
+  plugins?: (string | [string] | [string, JSONObject])[];
+  roots?: Root[];
+  stateDir?: string;
+  log?: { level?: LogLevel; json?: boolean };
+}
+
+/** `{ type, ...the scheme's own keys }`. */
+export interface AuthConfig extends JSONObject {
+  type: string;
+}
+
+export interface ToolFilter {
+  include?: string[];
+  exclude?: string[];
+}
+
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
+export interface ListenConfig {
+  host: string;
+  port: number;
+  path: string;
+  token?: string;
+  allowedOrigins?: string[];
+  maxBodyBytes: number;
+}
+
+interface ServerConfigBase {
+  /** The server's key in config. */
+  name: string;
+  /** Its namespace: `namespace`, or the key. */
+  namespace: string;
+  namespacing: boolean;
+  disabled: boolean;
+  /** Pins that skip the probe (`type` of the host format is mapped onto `transport`). */
+  revision?: RevisionPin;
+  transport?: TransportPin;
+  auth?: AuthConfig;
+  tools: ToolFilter;
+  /** The global upstream settings with this server's timeouts applied. */
+  settings: UpstreamSettings;
+}
+
+export interface CommandServerConfig extends ServerConfigBase {
+  kind: "command";
+  command: string;
+  args: string[];
+  /** Absolute (resolved against the config file's directory), if set. */
+  cwd?: string;
+  env: Record<string, string>;
+}
+
+export interface UrlServerConfig extends ServerConfigBase {
+  kind: "url";
+  url: string;
+}
+
+export type ServerConfig = CommandServerConfig | UrlServerConfig;
+
+/** A plugin to apply: a package name or a path (relative to the config file), and its options. */
+export interface PluginSpec {
+  spec: string;
+  options?: JSONObject;
+}
+
+/** A loaded config: checked, `${env:NAME}` expanded, defaults applied. */
+export interface McpxConfig {
+  /** The file it came from, if any. */
+  path: string | undefined;
+  /** Where relative paths (plugins, stateDir, cwd) are resolved from. */
+  configDir: string;
+  listen: ListenConfig;
+  /** The global upstream settings (`upstream.*` over the defaults). */
+  upstream: UpstreamSettings;
+  /** By name, whether the file said `servers` or `mcpServers`. */
+  servers: Record<string, ServerConfig>;
+  plugins: PluginSpec[];
+  roots: Root[];
+  /** Absolute. */
+  stateDir: string;
+  log: { level: LogLevel; json: boolean };
+  /**
+   * Values never to log or print: every `${env:...}` expansion, every string in an `auth` object
+   * (but its `type`), every value of a server's `env`, and `listen.token`.
+   */
+  secrets: string[];
+}

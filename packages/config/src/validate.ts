@@ -1,0 +1,95 @@
+/**
+ * Checks a config (already JSON-parsed and env-expanded) and returns every problem, each as
+ * `<key path>: <rule>`. The schema does most of it; a few rules that span keys are checked here.
+ */
+import { describeSchemaErrors, formatKeyPath } from "@mcpx/core";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { configSchema, HOST_FORMAT_TYPES, NAMESPACE_PATTERN } from "./schema.js";
+
+/** Words for the schema's patterns, which read badly as regular expressions. */
+const PATTERN_RULES: Record<string, string> = {
+  "^https?://[^\\s]+$": "must be an http:// or https:// URL",
+  [NAMESPACE_PATTERN]: "must contain only letters, digits, _ and -",
+  "^/": 'must start with "/"',
+  "^file://": "must be a file:// URI",
+};
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  compiled ??= new Ajv({
+    allErrors: true,
+    verbose: true,
+    allowUnionTypes: true,
+    strictTuples: false,
+  }).compile(configSchema);
+  return compiled;
+}
+
+export function validateConfig(data: unknown): string[] {
+  const validate = validator();
+  const problems: string[] = [];
+  if (!validate(data)) {
+    const errors = (validate.errors ?? []).map(
+      (e): ErrorObject =>
+        e.keyword === "pattern"
+          ? { ...e, message: PATTERN_RULES[(e.params as { pattern: string }).pattern] ?? e.message }
+          : e,
+    );
+    problems.push(...describeSchemaErrors(errors));
+  }
+  problems.push(...crossKeyProblems(data));
+  return problems;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function crossKeyProblems(data: unknown): string[] {
+  if (!isObject(data)) return [];
+  const problems: string[] = [];
+  const key = data.mcpServers !== undefined && data.servers === undefined ? "mcpServers" : "servers";
+  const servers = data[key];
+  if (!isObject(servers)) return [];
+  const namespaces = new Map<string, string>();
+  const namespaceRe = new RegExp(NAMESPACE_PATTERN);
+  for (const [name, entry] of Object.entries(servers)) {
+    if (!isObject(entry)) continue;
+    const at = (...rest: string[]) => formatKeyPath([key, name, ...rest]);
+
+    const typed =
+      typeof entry.type === "string"
+        ? HOST_FORMAT_TYPES[entry.type as keyof typeof HOST_FORMAT_TYPES]
+        : undefined;
+    if (typed && typeof entry.transport === "string" && entry.transport !== typed) {
+      problems.push(
+        `${at("type")}: ${JSON.stringify(entry.type)} means transport ${JSON.stringify(typed)}, but "transport" is ${JSON.stringify(entry.transport)}`,
+      );
+    }
+    const transport = typeof entry.transport === "string" ? entry.transport : typed;
+    const pinKey = typeof entry.transport === "string" ? "transport" : "type";
+    if (transport === "stdio" && entry.command === undefined && entry.url !== undefined) {
+      problems.push(`${at(pinKey)}: ${JSON.stringify(transport)} needs "command", not "url"`);
+    } else if (transport && transport !== "stdio" && entry.url === undefined && entry.command !== undefined) {
+      problems.push(`${at(pinKey)}: ${JSON.stringify(transport)} needs "url", not "command"`);
+    }
+
+    if (entry.namespacing === false || entry.disabled === true) continue;
+    const namespace = typeof entry.namespace === "string" ? entry.namespace : name;
+    if (entry.namespace === undefined && !namespaceRe.test(name)) {
+      problems.push(
+        `${at()}: the name is not a valid namespace (letters, digits, _ and -); rename it or set "namespace"`,
+      );
+      continue;
+    }
+    const prior = namespaces.get(namespace);
+    if (prior !== undefined) {
+      problems.push(
+        `${at(entry.namespace === undefined ? "" : "namespace")}: namespace ${JSON.stringify(namespace)} is already used by ${formatKeyPath([key, prior])}`,
+      );
+    } else {
+      namespaces.set(namespace, name);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,62 @@
+import {
+  type CancelAction,
+  type ClientCapabilities,
+  type ConnectionInfo,
+  type HandshakeContext,
+  ErrorCode,
+  errorFromWire,
+  type InstalledHandlers,
+  type JSONObject,
+  type JSONRPCErrorObject,
+  type JSONRPCRequest,
+  MissingRequiredClientCapabilityError,
+  ResourceNotFoundError,
+  type Revision,
+  type TransportKind,
+} from "@mcpx/core";
+import { MODERN_FEATURES } from "./features.js";
+import { discoverHandshake } from "./handshake.js";
+import { modernHeaders } from "./headers.js";
+import { requestMeta } from "./meta.js";
+
+function capabilities(installed: InstalledHandlers): ClientCapabilities {
+  // roots is {} (listChanged went with notifications/roots/list_changed); form always; url and
+  // sampling only with a handler that can answer them.
+  const caps: ClientCapabilities = { roots: {}, elicitation: installed.elicitation.url ? { form: {}, url: {} } : { form: {} } };
+  if (installed.sampling) caps.sampling = {};
+  return caps;
+}
+
+function mapError(err: JSONRPCErrorObject, method: string): Error {
+  // 2026-07-28 uses -32602 for a missing resource and asks clients to accept -32002 too.
+  if (method === "resources/read" && (err.code === ErrorCode.InvalidParams || err.code === ErrorCode.ResourceNotFound)) {
+    return new ResourceNotFoundError(err.message, err.data, err.code);
+  }
+  const mapped = errorFromWire(err);
+  if (mapped instanceof MissingRequiredClientCapabilityError) {
+    return new MissingRequiredClientCapabilityError(
+      `${err.message} (the server requires client capabilities ${JSON.stringify(mapped.requiredCapabilities)})`,
+      err.data,
+    );
+  }
+  return mapped;
+}
+
+export const revision: Revision = Object.freeze({
+  version: "2026-07-28",
+  era: "modern",
+  features: MODERN_FEATURES,
+  capabilities,
+  handshake: (ctx: HandshakeContext) => discoverHandshake(revision, ctx),
+  shapeRequest(msg: JSONRPCRequest, conn: ConnectionInfo): JSONRPCRequest {
+    const params: JSONObject = msg.params ?? {};
+    const own = params._meta as JSONObject | undefined;
+    return { ...msg, params: { ...params, _meta: own ? { ...own, ...requestMeta(conn) } : requestMeta(conn) } };
+  },
+  headers: modernHeaders,
+  // Over HTTP, closing the response stream is the cancellation; over stdio the notification MUST be sent.
+  cancel: (_method: string, transport: TransportKind): CancelAction => (transport === "stdio" ? "notify" : "close-stream"),
+  // "" is a cursor in 2026-07-28; a cursor that repeats the one just sent still ends the list.
+  paginationEnded: (sent: string | undefined, next: unknown): boolean => typeof next !== "string" || next === sent,
+  mapError,
+});
