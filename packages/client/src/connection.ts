@@ -10,6 +10,7 @@ import {
   type FrameContext,
   type FrameMeta,
   type HandshakeContext,
+  HeaderMismatchError,
   type HostHooks,
   type Implementation,
   InvalidResultError,
@@ -18,24 +19,30 @@ import {
   type Logger,
   type LoggingLevel,
   type Negotiated,
+  ParamHeaderError,
   PluginError,
   type ProgressNotificationParams,
   type Registry,
   type Result,
   type Revision,
   SessionExpiredError,
+  type Tool,
   type Transport,
   type TransportKind,
   UnsupportedVersionError,
   type UpstreamSettings,
   type UpstreamTarget,
 } from "@mcpx/core";
+import { ResultCache } from "./cache.js";
 import { RequestEngine, type RequestOptions } from "./engine.js";
 import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
 import { fulfilInputRequests } from "./input-required.js";
 import { collect, withCursor } from "./pagination.js";
+import { type ParamHeader, paramHeaderValues, toolHeaders } from "./param-headers.js";
+import { type HandshakeOptions, probeEra } from "./probe.js";
 import { resultKind } from "./results.js";
 import { ServerRequests } from "./server-requests.js";
+import { Subscriptions } from "./subscriptions.js";
 
 export const MCPX_CLIENT_INFO: Implementation = { name: "mcpx", version: "0.1.0" };
 
@@ -77,6 +84,11 @@ export class UpstreamClient {
   #negotiated: Negotiated | undefined;
   #rehandshake: Promise<Negotiated> | undefined;
   #closed = false;
+  readonly #cache = new ResultCache();
+  readonly #subscriptions: Subscriptions;
+  /** x-mcp-header annotations of each listed tool, or why the tool was left out. */
+  #toolHeaders: Map<string, ParamHeader[] | { invalid: string }> | undefined;
+  #listingTools: Promise<unknown> | undefined;
 
   constructor(options: UpstreamClientOptions) {
     const { target, env } = options;
@@ -136,6 +148,15 @@ export class UpstreamClient {
       version: () => this.#engine.info.version,
       respond: (msg) => this.#engine.respond(msg),
     });
+    this.#subscriptions = new Subscriptions({
+      log: this.#log,
+      reopenDelay: this.settings.listenReopenDelay,
+      capabilities: () => this.#negotiated?.serverCapabilities ?? {},
+      request: (params, opts) => this.#engine.request("subscriptions/listen", params, opts),
+      cancel: (id) => this.#engine.cancel(id, "subscription replaced"),
+      warn: (message) => this.#warn(message),
+      closed: () => this.#closed,
+    });
   }
 
   /** Creates the client, opens its transport and runs the handshake. */
@@ -163,31 +184,23 @@ export class UpstreamClient {
     return this.#engine.info;
   }
 
-  /** Opens the transport and negotiates. */
+  /** Opens the transport and negotiates: the pinned revision, or the era probe. */
   async open(): Promise<Negotiated> {
     await this.transport.open();
-    const first = this.#firstRevision();
-    return this.handshake(first);
-  }
-
-  #firstRevision(): Revision {
     const registry = this.#env.registry;
     const pin = this.#options.revision;
-    if (pin) {
-      const r = registry.revision(pin);
-      if (!r) {
-        const known = registry.revisions().map((x) => x.version);
-        throw new UnsupportedVersionError(pin, known);
-      }
-      return r;
-    }
-    const newest = registry.revisions("legacy")[0] ?? registry.revisions()[0];
-    if (!newest) throw new PluginError("(host)", "no protocol revision is installed");
-    return newest;
+    if (!pin) return probeEra(this, registry, this.settings.probeTimeout, this.#log);
+    const pinned = registry.revision(pin);
+    if (!pinned)
+      throw new UnsupportedVersionError(
+        pin,
+        registry.revisions().map((x) => x.version),
+      );
+    return this.handshake(pinned);
   }
 
   /** Runs `revision`'s handshake and, on success, makes the negotiated revision current. */
-  async handshake(revision: Revision): Promise<Negotiated> {
+  async handshake(revision: Revision, opts: HandshakeOptions = {}): Promise<Negotiated> {
     const engine = this.#engine;
     engine.revision = revision;
     engine.info.version = revision.version;
@@ -199,11 +212,11 @@ export class UpstreamClient {
       clientInfo: engine.info.clientInfo,
       handlers: installed,
       settings: this.settings,
-      request: (method, params, opts) =>
+      request: (method, params, o) =>
         engine.request(method, params, {
           raw: true,
-          timeout: this.settings.handshakeTimeout,
-          cancellable: opts?.cancellable ?? true,
+          timeout: opts.timeout ?? this.settings.handshakeTimeout,
+          cancellable: opts.cancellable ?? o?.cancellable ?? true,
         }),
       notify: (method, params) => engine.notify(method, params),
       resolve: (version) => {
@@ -230,6 +243,9 @@ export class UpstreamClient {
       features: negotiated.revision.features,
     });
     this.#log.debug("negotiated", { revision: negotiated.version, transport: this.transport.kind });
+    this.#cache.clear();
+    this.#toolHeaders = undefined;
+    if (negotiated.revision.features.subscriptionsListen) this.#subscriptions.start();
     return negotiated;
   }
 
@@ -240,6 +256,94 @@ export class UpstreamClient {
    * those keys sent to it: the result is returned as it came, recognisably not complete.
    */
   async request(method: string, params?: JSONObject, opts: RequestOptions = {}): Promise<Result> {
+    const cacheKey = ResultCache.key(method, params);
+    const auth = opts.authContext ?? "";
+    if (cacheKey) {
+      const hit = this.#cache.get(cacheKey, auth);
+      if (hit) return hit;
+    }
+    const result =
+      method === "tools/call" && this.#mirrorsParams()
+        ? await this.#callTool(params, opts)
+        : await this.#rounds(method, params, opts);
+    if (method === "tools/list" && this.#mirrorsParams()) this.#screenTools(result);
+    if (cacheKey) this.#cache.set(cacheKey, method, params, result, auth);
+    return result;
+  }
+
+  /** x-mcp-header applies on a modern HTTP connection only; over stdio and in legacy revisions it is ignored. */
+  #mirrorsParams(): boolean {
+    return this.revision.features.paramHeaders && this.transport.kind !== "stdio";
+  }
+
+  /** Leaves out tools with an invalid x-mcp-header (a server.warning names each) and records the rest. */
+  #screenTools(page: Result): void {
+    if (!Array.isArray(page.tools)) return;
+    this.#toolHeaders ??= new Map();
+    const kept: Tool[] = [];
+    for (const tool of page.tools as Tool[]) {
+      const verdict = toolHeaders(tool.inputSchema);
+      if (verdict.ok) {
+        this.#toolHeaders.set(tool.name, verdict.headers);
+        kept.push(tool);
+      } else {
+        this.#toolHeaders.set(tool.name, { invalid: verdict.reason });
+        this.#warn(`tool ${tool.name} left out: ${verdict.reason}`, {
+          tool: tool.name,
+          reason: verdict.reason,
+        });
+      }
+    }
+    page.tools = kept;
+  }
+
+  /**
+   * tools/call with its Mcp-Param-* headers. A connection that has not listed tools lists them once
+   * first (the annotations come from the list); -32020 means the schema likely changed since: list
+   * again and retry once.
+   */
+  async #callTool(params: JSONObject | undefined, opts: RequestOptions): Promise<Result> {
+    const name = typeof params?.name === "string" ? params.name : "";
+    if (!this.#toolHeaders) await this.#relistTools(opts);
+    try {
+      return await this.#rounds("tools/call", params, { ...opts, headers: this.#paramHeaders(name, params) });
+    } catch (err) {
+      if (!(err instanceof HeaderMismatchError)) throw err;
+      this.#log.info("tools/call got -32020; listing tools again and retrying once", { tool: name });
+      await this.#relistTools(opts);
+      return this.#rounds("tools/call", params, { ...opts, headers: this.#paramHeaders(name, params) });
+    }
+  }
+
+  #relistTools(opts: RequestOptions): Promise<unknown> {
+    this.#listingTools ??= this.list("tools/list", "tools", undefined, {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    })
+      .catch((err: Error) => this.#log.warn("could not list tools for x-mcp-header", { error: err.message }))
+      .finally(() => {
+        this.#listingTools = undefined;
+      });
+    this.#cache.invalidate("notifications/tools/list_changed", {});
+    return this.#listingTools;
+  }
+
+  #paramHeaders(name: string, params: JSONObject | undefined): Record<string, string> | undefined {
+    const known = this.#toolHeaders?.get(name);
+    if (known === undefined) return undefined;
+    if (!Array.isArray(known))
+      throw new ParamHeaderError(`tool ${name} was left out at tools/list: ${known.invalid}`);
+    if (known.length === 0) return undefined;
+    return paramHeaderValues(name, known, params?.arguments as JSONObject | undefined);
+  }
+
+  #warn(message: string, extra: { tool?: string; reason?: string } = {}): void {
+    const warning = { upstream: this.name, message, ...extra };
+    this.#env.hooks.serverWarning.call(warning);
+    this.#env.hooks.lifecycle.call({ type: "server.warning", ...warning });
+  }
+
+  /** The rounds of one request: input_required is fulfilled and the request sent again. */
+  async #rounds(method: string, params: JSONObject | undefined, opts: RequestOptions): Promise<Result> {
     let current = params;
     for (let round = 0; ; round++) {
       const result = await this.#send(method, current, opts);
@@ -353,6 +457,22 @@ export class UpstreamClient {
     return () => set.delete(listener);
   }
 
+  /** Subscribes to a resource's updates: resources/subscribe (legacy) or the listen filter (modern). */
+  async subscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
+    if (this.revision.features.subscriptionsListen) this.#subscriptions.subscribe(uri);
+    else await this.request("resources/subscribe", { uri }, opts);
+  }
+
+  async unsubscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
+    if (this.revision.features.subscriptionsListen) this.#subscriptions.unsubscribe(uri);
+    else await this.request("resources/unsubscribe", { uri }, opts);
+  }
+
+  /** The open subscriptions/listen request's id (modern), for tests and diagnostics. */
+  get listenId(): string | number | undefined {
+    return this.#subscriptions.listenId;
+  }
+
   onClose(listener: (err?: Error) => void): () => void {
     this.#closeListeners.add(listener);
     return () => this.#closeListeners.delete(listener);
@@ -365,25 +485,46 @@ export class UpstreamClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#subscriptions.stop();
     this.#engine.close(new ConnectionClosedError(`upstream ${this.name}: connection closed`));
     this.#serverRequests.abortAll();
     await this.transport.close();
   }
 
-  #onMessage(msg: JSONRPCMessage, _meta: FrameMeta): void {
+  #onMessage(msg: JSONRPCMessage, meta: FrameMeta): void {
     const hooks = this.#env.hooks;
     if (hooks.incomingFrame.isUsed()) hooks.incomingFrame.call(msg, this.#frameCtx);
     if (!("method" in msg)) {
-      if (!this.#engine.handleResponse(msg)) {
+      // An error with a null id on a POST's answer (e.g. "server not initialized") answers that POST's request.
+      const via = meta.via;
+      const answer =
+        msg.id === null && via.kind === "post" && via.requestId !== undefined
+          ? { ...msg, id: via.requestId }
+          : msg;
+      if (!this.#engine.handleResponse(answer)) {
         this.#log.debug("response to no pending request (late or unknown)", { id: msg.id });
       }
       return;
     }
     if ("id" in msg) {
+      if (this.#negotiated && !this.#negotiated.revision.features.serverRequests) {
+        // A modern server never sends requests (it asks through input_required), and a modern client never writes responses.
+        this.#log.warn(
+          `ignored a ${msg.method} request: servers of ${this.#negotiated.version} ask through input_required`,
+        );
+        return;
+      }
       this.#serverRequests.handle(msg);
       return;
     }
     const params = msg.params ?? {};
+    this.#cache.invalidate(msg.method, params);
+    if (
+      this.#negotiated?.revision.features.subscriptionsListen &&
+      this.#subscriptions.intercept(msg.method, params)
+    ) {
+      return;
+    }
     switch (msg.method) {
       case "notifications/progress":
         this.#engine.handleProgress(params as unknown as ProgressNotificationParams);

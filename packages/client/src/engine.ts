@@ -42,6 +42,10 @@ export interface RequestOptions {
   raw?: boolean;
   /** false: never cancelled, whatever happens (initialize). */
   cancellable?: boolean;
+  /** The authorization context of the caller: a private cached result is served to the same one only. */
+  authContext?: string;
+  /** Told the JSON-RPC id the request was given, before it is sent. */
+  onId?: (id: RequestId) => void;
 }
 
 interface Pending {
@@ -127,6 +131,7 @@ export class RequestEngine {
       this.#pending.set(id, pending);
       if (progressToken !== undefined) this.#byProgressToken.set(progressToken, pending);
       this.#arm(id, pending, pending.timeout);
+      opts.onId?.(id);
       const signal = opts.signal;
       if (signal) {
         if (signal.aborted) {
@@ -184,6 +189,8 @@ export class RequestEngine {
     if (pending.timer) clearTimeout(pending.timer);
     const left = pending.maxTotal - (Date.now() - pending.startedAt);
     const wait = Math.max(0, Math.min(ms, left));
+    // A long-lived request (subscriptions/listen) has no deadline.
+    if (!Number.isFinite(wait)) return;
     pending.timer = setTimeout(() => this.#timedOut(id), wait);
     pending.timer.unref?.();
   }

@@ -1,3 +1,5 @@
+export { CACHEABLE, ResultCache } from "./cache.js";
+export { type ConnectOptions, connectUpstream, targetFingerprint } from "./connect.js";
 export {
   type ClientEnvironment,
   MCPX_CLIENT_INFO,
@@ -7,6 +9,10 @@ export {
 } from "./connection.js";
 export { answerElicitation, fillDefaults } from "./elicitation.js";
 export { RequestEngine, type RequestOptions } from "./engine.js";
+export { type EraStore, MemoryEraStore } from "./era-store.js";
 export { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
 export { collect, MAX_PAGES, pages } from "./pagination.js";
+export { type ParamHeader, paramHeaderValues, type ToolHeaders, toolHeaders } from "./param-headers.js";
+export { type HandshakeOptions, isModernError, probeEra } from "./probe.js";
 export { resultKind } from "./results.js";
+export { type SubscriptionFilter, Subscriptions } from "./subscriptions.js";

@@ -111,6 +111,7 @@ export function withTimeouts(base: UpstreamSettings, timeouts: TimeoutsFile = {}
     requestTimeout: timeouts.request ?? base.requestTimeout,
     maxTotalTimeout: timeouts.maxTotal ?? base.maxTotalTimeout,
     handshakeTimeout: timeouts.handshake ?? base.handshakeTimeout,
+    probeTimeout: timeouts.probe ?? base.probeTimeout,
     closeGrace: timeouts.closeGrace ?? base.closeGrace,
   };
 }

@@ -35,6 +35,11 @@ const timeouts = {
     request: ms("Per-request timeout; a progress notification starts it again", 60_000, 1),
     maxTotal: ms("The most a request may take whatever progress it reports", 600_000, 1),
     handshake: ms("Timeout of the handshake (initialize or server/discover)", 30_000, 1),
+    probe: ms(
+      "How long the era probe waits for server/discover before taking silence for a legacy server",
+      10_000,
+      1,
+    ),
     closeGrace: ms("How long a stdio child gets to exit after stdin closes, and again after SIGTERM", 2000),
   },
 } as const;

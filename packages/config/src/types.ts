@@ -6,6 +6,7 @@ export interface TimeoutsFile {
   request?: number;
   maxTotal?: number;
   handshake?: number;
+  probe?: number;
   closeGrace?: number;
 }
 

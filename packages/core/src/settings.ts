@@ -14,6 +14,8 @@ export interface UpstreamSettings {
   maxTotalTimeout: number;
   /** Timeout for the handshake (initialize or server/discover). */
   handshakeTimeout: number;
+  /** How long the era probe's server/discover waits before taking silence for a legacy server. */
+  probeTimeout: number;
   /** How long a stdio child gets to exit after its stdin closes, and again after SIGTERM. */
   closeGrace: number;
   /** Bound on input_required rounds for one request. */
@@ -28,6 +30,7 @@ export const DEFAULT_UPSTREAM_SETTINGS: Readonly<UpstreamSettings> = Object.free
   requestTimeout: 60_000,
   maxTotalTimeout: 600_000,
   handshakeTimeout: 30_000,
+  probeTimeout: 10_000,
   closeGrace: 2000,
   maxInputRounds: 8,
 });

@@ -2,9 +2,9 @@ import {
   type CancelAction,
   type ClientCapabilities,
   type ConnectionInfo,
-  type HandshakeContext,
   ErrorCode,
   errorFromWire,
+  type HandshakeContext,
   type InstalledHandlers,
   type JSONObject,
   type JSONRPCErrorObject,
@@ -22,14 +22,20 @@ import { requestMeta } from "./meta.js";
 function capabilities(installed: InstalledHandlers): ClientCapabilities {
   // roots is {} (listChanged went with notifications/roots/list_changed); form always; url and
   // sampling only with a handler that can answer them.
-  const caps: ClientCapabilities = { roots: {}, elicitation: installed.elicitation.url ? { form: {}, url: {} } : { form: {} } };
+  const caps: ClientCapabilities = {
+    roots: {},
+    elicitation: installed.elicitation.url ? { form: {}, url: {} } : { form: {} },
+  };
   if (installed.sampling) caps.sampling = {};
   return caps;
 }
 
 function mapError(err: JSONRPCErrorObject, method: string): Error {
   // 2026-07-28 uses -32602 for a missing resource and asks clients to accept -32002 too.
-  if (method === "resources/read" && (err.code === ErrorCode.InvalidParams || err.code === ErrorCode.ResourceNotFound)) {
+  if (
+    method === "resources/read" &&
+    (err.code === ErrorCode.InvalidParams || err.code === ErrorCode.ResourceNotFound)
+  ) {
     return new ResourceNotFoundError(err.message, err.data, err.code);
   }
   const mapped = errorFromWire(err);
@@ -51,12 +57,17 @@ export const revision: Revision = Object.freeze({
   shapeRequest(msg: JSONRPCRequest, conn: ConnectionInfo): JSONRPCRequest {
     const params: JSONObject = msg.params ?? {};
     const own = params._meta as JSONObject | undefined;
-    return { ...msg, params: { ...params, _meta: own ? { ...own, ...requestMeta(conn) } : requestMeta(conn) } };
+    return {
+      ...msg,
+      params: { ...params, _meta: own ? { ...own, ...requestMeta(conn) } : requestMeta(conn) },
+    };
   },
   headers: modernHeaders,
   // Over HTTP, closing the response stream is the cancellation; over stdio the notification MUST be sent.
-  cancel: (_method: string, transport: TransportKind): CancelAction => (transport === "stdio" ? "notify" : "close-stream"),
+  cancel: (_method: string, transport: TransportKind): CancelAction =>
+    transport === "stdio" ? "notify" : "close-stream",
   // "" is a cursor in 2026-07-28; a cursor that repeats the one just sent still ends the list.
-  paginationEnded: (sent: string | undefined, next: unknown): boolean => typeof next !== "string" || next === sent,
+  paginationEnded: (sent: string | undefined, next: unknown): boolean =>
+    typeof next !== "string" || next === sent,
   mapError,
 });

@@ -12,13 +12,21 @@ import revision20241105 from "@mcpx/revision-2024-11-05";
 import revision20250326 from "@mcpx/revision-2025-03-26";
 import revision20250618 from "@mcpx/revision-2025-06-18";
 import revision20251125 from "@mcpx/revision-2025-11-25";
+import revision20260728 from "@mcpx/revision-2026-07-28";
 import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
 import transportStdio from "@mcpx/transport-stdio";
 import { afterEach } from "vitest";
 
 export async function testHost(): Promise<Host & { events: LifecycleEvent[] }> {
   const host = createHost({ log: silentLogger });
-  for (const p of [revision20241105, revision20250326, revision20250618, revision20251125, transportStdio]) {
+  for (const p of [
+    revision20241105,
+    revision20250326,
+    revision20250618,
+    revision20251125,
+    revision20260728,
+    transportStdio,
+  ]) {
     await host.use(p);
   }
   const events: LifecycleEvent[] = [];

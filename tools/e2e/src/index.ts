@@ -1,2 +1,3 @@
 export * from "./harness.js";
+export * from "./modern.js";
 export * from "./requirements.js";

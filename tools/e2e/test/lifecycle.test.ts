@@ -31,7 +31,9 @@ describe("lifecycle (legacy, stdio)", () => {
     expect(client.negotiated.version).toBe("2025-03-26");
     expect(client.revision.version).toBe("2025-03-26");
     expect(await client.listTools()).toHaveLength(2);
+    // the era probe's server/discover got -32601 from this legacy server, so initialize followed
     expect(c.server.frames().map((f) => f.method)).toEqual([
+      "server/discover",
       "initialize",
       "notifications/initialized",
       "tools/list",

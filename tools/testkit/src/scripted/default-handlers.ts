@@ -1,6 +1,15 @@
 /** What a scripted server answers when the test did not say otherwise, per revision. */
 import { MODERN, metaVersion } from "./frame-revision.js";
-import type { Answer, Frame, Handler, HandlerContext, JSONObject, ScriptedServer } from "./server.js";
+import { openListen } from "./listen.js";
+import {
+  type Answer,
+  type Frame,
+  type Handler,
+  type HandlerContext,
+  type JSONObject,
+  NO_ANSWER,
+  type ScriptedServer,
+} from "./server.js";
 
 const LIST_KEYS: Record<string, { key: string; source: keyof ListSources }> = {
   "tools/list": { key: "tools", source: "tools" },
@@ -132,6 +141,10 @@ export function defaultHandler(method: string): Handler {
       case "resources/subscribe":
       case "resources/unsubscribe":
         return {};
+      case "subscriptions/listen":
+        if (!server.modern || server.negotiated) return methodNotFound(method);
+        server.listens.push(openListen(req, ctx, o.honour ?? ((f) => f)));
+        return NO_ANSWER;
       case "completion/complete":
         return server.complete({ completion: { values: [], hasMore: false } });
       default:

@@ -1,5 +1,6 @@
 export { defaultHandler } from "./default-handlers.js";
 export { MODERN, metaVersion, PROTOCOL_VERSION_KEY, revisionOfFrame } from "./frame-revision.js";
+export { endListen, type Listen, listenNotify, openListen, SUBSCRIPTION_ID_KEY } from "./listen.js";
 export { relayPath } from "./relay-path.js";
 export {
   type Answer,

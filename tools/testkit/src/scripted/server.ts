@@ -6,6 +6,7 @@
  */
 import { defaultHandler } from "./default-handlers.js";
 import { MODERN, type RequestLike, revisionOfFrame } from "./frame-revision.js";
+import type { Listen } from "./listen.js";
 import { strictValidate } from "./strict.js";
 
 export type JSONObject = Record<string, unknown>;
@@ -72,6 +73,8 @@ export interface ScriptedServerOptions {
   pageSize?: number;
   /** Overrides per method. */
   handlers?: Record<string, Handler>;
+  /** What a subscriptions/listen acknowledges of the filter asked (default: all of it). */
+  honour?: (filter: JSONObject) => JSONObject;
   /** Checks every received frame (strictly, by default); failures are collected in `failures`. */
   validate?: Validate | false;
 }
@@ -86,6 +89,8 @@ export class ScriptedServer {
   negotiated: string | undefined;
   readonly handlers: Map<string, Handler>;
   readonly notificationHandlers = new Map<string, NotificationHandler>();
+  /** subscriptions/listen streams opened, in order. */
+  readonly listens: Listen[] = [];
   readonly #waiters: { match: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
   readonly #serverRequests = new Map<Id, { method: string; resolve: (f: Frame) => void }>();
   #nextServerId = 1;

@@ -1,0 +1,95 @@
+/**
+ * Result caching (2026-07-28 server/utilities/caching.mdx): complete results of the cacheable
+ * methods are kept for ttlMs (absent or negative is 0: not kept), keyed by method and the params
+ * that shape the result. A private entry is served only to the authorization context that fetched
+ * it. input_required results and retries carrying inputResponses or requestState are never cached.
+ * A list_changed or resources/updated notification invalidates at once.
+ */
+import type { JSONObject, Result } from "@mcpx/core";
+
+export const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+const INVALIDATED_BY: Record<string, string[]> = {
+  "notifications/tools/list_changed": ["tools/list"],
+  "notifications/prompts/list_changed": ["prompts/list"],
+  "notifications/resources/list_changed": ["resources/list", "resources/templates/list"],
+};
+
+interface Entry {
+  result: Result;
+  expires: number;
+  scope: "public" | "private";
+  auth: string;
+  method: string;
+  uri: string | undefined;
+}
+
+export class ResultCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  static key(method: string, params: JSONObject | undefined): string | undefined {
+    if (!CACHEABLE.has(method)) return undefined;
+    if (params && ("inputResponses" in params || "requestState" in params)) return undefined;
+    const cursor = typeof params?.cursor === "string" ? params.cursor : "";
+    const uri = typeof params?.uri === "string" ? params.uri : "";
+    return `${method}\u0000${cursor}\u0000${uri}`;
+  }
+
+  get(key: string, auth: string): Result | undefined {
+    const e = this.#entries.get(key);
+    if (!e) return undefined;
+    if (this.#now() >= e.expires) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    if (e.scope === "private" && e.auth !== auth) return undefined;
+    return structuredClone(e.result);
+  }
+
+  set(key: string, method: string, params: JSONObject | undefined, result: Result, auth: string): void {
+    if (result.resultType === "input_required") return;
+    const ttl = typeof result.ttlMs === "number" && result.ttlMs > 0 ? result.ttlMs : 0;
+    if (ttl === 0) return;
+    this.#entries.set(key, {
+      result: structuredClone(result),
+      expires: this.#now() + ttl,
+      scope: result.cacheScope === "public" ? "public" : "private",
+      auth,
+      method,
+      uri: typeof params?.uri === "string" ? params.uri : undefined,
+    });
+  }
+
+  /** Drops what a notification says has changed. */
+  invalidate(method: string, params: JSONObject): void {
+    const methods = INVALIDATED_BY[method];
+    if (methods) {
+      for (const [k, e] of this.#entries) if (methods.includes(e.method)) this.#entries.delete(k);
+      return;
+    }
+    if (method === "notifications/resources/updated") {
+      for (const [k, e] of this.#entries)
+        if (e.method === "resources/read" && e.uri === params.uri) this.#entries.delete(k);
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * From a target to a live connection: a pinned revision or transport is used as given; otherwise
+ * the era record (if any) is tried first and the probe runs once more if it fails; an endpoint that
+ * refuses both the modern probe and initialize with a bare 4xx is reached over HTTP+SSE.
+ */
+import { createHash } from "node:crypto";
+import { type EraRecord, LegacyHTTPRefusedError, type UpstreamTarget } from "@mcpx/core";
+import { UpstreamClient, type UpstreamClientOptions } from "./connection.js";
+import type { EraStore } from "./era-store.js";
+
+export interface ConnectOptions extends UpstreamClientOptions {
+  eraStore?: EraStore;
+}
+
+/** What identifies a target for the era record: a changed command or URL means a new probe. */
+export function targetFingerprint(target: UpstreamTarget): string {
+  const basis = target.url ?? JSON.stringify([target.command, target.args ?? [], target.cwd ?? ""]);
+  return createHash("sha256").update(basis).digest("hex").slice(0, 16);
+}
+
+export async function connectUpstream(options: ConnectOptions): Promise<UpstreamClient> {
+  const { eraStore, env, target } = options;
+  const pinned = options.revision !== undefined || options.transport !== undefined;
+  const fingerprint = targetFingerprint(target);
+  if (!pinned && eraStore) {
+    const cached = await eraStore.get(target.name, fingerprint);
+    if (cached) {
+      try {
+        const client = await UpstreamClient.connect({
+          ...options,
+          revision: cached.revision,
+          transport: cached.transport,
+        });
+        announce(options, client, cached, true);
+        return client;
+      } catch (err) {
+        env.log.info("the recorded era failed; probing again", {
+          upstream: target.name,
+          era: `${cached.revision} over ${cached.transport}`,
+          error: (err as Error).message,
+        });
+        await eraStore.delete(target.name);
+      }
+    }
+  }
+  let client: UpstreamClient;
+  try {
+    client = await UpstreamClient.connect(options);
+  } catch (err) {
+    if (!(err instanceof LegacyHTTPRefusedError) || pinned || !env.registry.transport("http+sse")) throw err;
+    env.log.info("falling back to HTTP+SSE", { upstream: target.name, reason: err.message });
+    client = await UpstreamClient.connect({ ...options, transport: "http+sse", revision: "2024-11-05" });
+  }
+  const record: EraRecord = {
+    revision: client.negotiated.version,
+    transport: client.transport.kind,
+    probedAt: new Date().toISOString(),
+  };
+  if (!pinned) await eraStore?.set(target.name, fingerprint, record);
+  announce(options, client, record, false);
+  return client;
+}
+
+function announce(options: ConnectOptions, client: UpstreamClient, era: EraRecord, cached: boolean): void {
+  const { hooks } = options.env;
+  const upstream = options.target.name;
+  hooks.eraResolved.call(upstream, era, cached);
+  hooks.lifecycle.call({ type: "era.resolved", upstream, era, cached });
+  hooks.lifecycle.call({
+    type: "upstream.connected",
+    upstream,
+    revision: client.negotiated.version,
+    transport: client.transport.kind,
+  });
+}
