@@ -23,7 +23,7 @@ export const HOST_FORMAT_TYPES = {
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
 /** A namespace (and a server key used as one): letters, digits, `_` and `-`. */
-export const NAMESPACE_PATTERN = "^[A-Za-z0-9_-]+$";
+export const NAMESPACE_PATTERN = "^(?!.*__)[A-Za-z0-9_-]+$";
 
 const ms = (description: string, def: number, minimum = 0) =>
   ({ type: "integer", minimum, default: def, description: `${description} (milliseconds)` }) as const;

@@ -9,7 +9,8 @@ import { configSchema, HOST_FORMAT_TYPES, NAMESPACE_PATTERN } from "./schema.js"
 /** Words for the schema's patterns, which read badly as regular expressions. */
 const PATTERN_RULES: Record<string, string> = {
   "^https?://[^\\s]+$": "must be an http:// or https:// URL",
-  [NAMESPACE_PATTERN]: "must contain only letters, digits, _ and -",
+  [NAMESPACE_PATTERN]:
+    'must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name)',
   "^/": 'must start with "/"',
   "^file://": "must be a file:// URI",
 };

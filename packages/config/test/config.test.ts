@@ -49,12 +49,20 @@ describe("config", () => {
       'servers.x.args: is only allowed with "command"',
       'servers.both: must have exactly one of "command" or "url"',
       "servers.web.url: must be an http:// or https:// URL",
-      "servers.web.namespace: must contain only letters, digits, _ and -",
+      'servers.web.namespace: must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name)',
       'log.level: must be one of "debug", "info", "warn", "error", "silent"',
     ]);
     expect(err.message.startsWith("mcpx.json: 10 problems: upstream.versionAttempts: must be >= 1; ")).toBe(
       true,
     );
+  });
+
+  it("config/namespace-never-holds-the-separator", () => {
+    // "__" separates a namespace from a name, so neither a namespace nor a key used as one may hold it
+    const err = failure({ servers: { a__b: everything, c: { ...everything, namespace: "x__y" } } });
+    expect(err.problems.some((p) => p.startsWith("servers.c.namespace: must contain only"))).toBe(true);
+    expect(err.problems.some((p) => p.includes("a__b"))).toBe(true);
+    expect(parseConfig({ servers: { a_b: everything } }, { env: {} }).servers.a_b?.namespace).toBe("a_b");
   });
 
   it("config/unknown-keys-refused-everywhere-but-env-auth-and-plugin-options", () => {

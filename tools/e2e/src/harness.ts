@@ -14,7 +14,9 @@ import revision20250618 from "@mcpx/revision-2025-06-18";
 import revision20251125 from "@mcpx/revision-2025-11-25";
 import revision20260728 from "@mcpx/revision-2026-07-28";
 import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
+import transportHttpSse from "@mcpx/transport-http-sse";
 import transportStdio from "@mcpx/transport-stdio";
+import transportStreamableHttp from "@mcpx/transport-streamable-http";
 import { afterEach } from "vitest";
 
 export async function testHost(): Promise<Host & { events: LifecycleEvent[] }> {
@@ -26,6 +28,8 @@ export async function testHost(): Promise<Host & { events: LifecycleEvent[] }> {
     revision20251125,
     revision20260728,
     transportStdio,
+    transportStreamableHttp,
+    transportHttpSse,
   ]) {
     await host.use(p);
   }
@@ -46,6 +50,11 @@ export function settings(overrides: Partial<UpstreamSettings> = {}): UpstreamSet
 }
 
 const cleanups: (() => Promise<void>)[] = [];
+
+/** Runs `fn` after the current test (closing servers and clients), newest first. */
+export function afterThisTest(fn: () => Promise<void>): void {
+  cleanups.push(fn);
+}
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn().catch(() => {});
 });

@@ -1,3 +1,5 @@
+export * from "./gateway-harness.js";
 export * from "./harness.js";
+export * from "./http-harness.js";
 export * from "./modern.js";
 export * from "./requirements.js";

@@ -1,0 +1,138 @@
+/**
+ * What the gateway does with a downstream request once the protocol layer has checked it: lists
+ * come from the catalog, a call, get, read or completion goes to the upstream that owns the name
+ * or URI (mapped back to what that upstream knows), with progress and cancellation forwarded.
+ */
+import type { RequestOptions } from "@mcpx/client";
+import {
+  InvalidParamsError,
+  type JSONObject,
+  MethodNotFoundError,
+  ResourceNotFoundError,
+  type Result,
+} from "@mcpx/core";
+import type { Catalog, ListKind, Route } from "./catalog.js";
+import { page } from "./paging.js";
+import type { CallContext } from "./server/peer.js";
+import type { ResourceSubscriptions } from "./subscriptions.js";
+
+const LISTS: Record<string, ListKind> = {
+  "tools/list": "tools",
+  "prompts/list": "prompts",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+};
+
+/** Keys of a downstream request's params that are the protocol's, not the call's. */
+function callParams(params: JSONObject, overrides: JSONObject): JSONObject {
+  const { _meta, ...rest } = params;
+  return { ...rest, ...overrides };
+}
+
+export class Dispatcher {
+  readonly #catalog: Catalog;
+  readonly #subscriptions: ResourceSubscriptions;
+  readonly #pageSize: number;
+
+  constructor(catalog: Catalog, subscriptions: ResourceSubscriptions, pageSize = 100) {
+    this.#catalog = catalog;
+    this.#subscriptions = subscriptions;
+    this.#pageSize = pageSize;
+  }
+
+  /** Whether this method is routed here (the protocol layer answers the rest itself). */
+  handles(method: string): boolean {
+    return (
+      method in LISTS ||
+      method in ROUTED ||
+      method === "resources/subscribe" ||
+      method === "resources/unsubscribe"
+    );
+  }
+
+  async handle(method: string, params: JSONObject, ctx: CallContext): Promise<Result> {
+    const kind = LISTS[method];
+    if (kind) return page(await this.#catalog.list(kind), kind, params.cursor, this.#pageSize);
+    switch (method) {
+      case "tools/call":
+        return this.#forward("tools/call", await this.#byName("tools", params.name), params, "name", ctx);
+      case "prompts/get":
+        return this.#forward("prompts/get", await this.#byName("prompts", params.name), params, "name", ctx);
+      case "resources/read":
+        return this.#forward("resources/read", await this.#byUri(params.uri), params, "uri", ctx);
+      case "completion/complete":
+        return this.#complete(params, ctx);
+      case "resources/subscribe":
+        await this.#subscriptions.subscribe(ctx.peer, String(params.uri), await this.#byUri(params.uri));
+        return {};
+      case "resources/unsubscribe":
+        await this.#subscriptions.unsubscribe(ctx.peer, String(params.uri));
+        return {};
+      default:
+        throw new MethodNotFoundError(`Method not found: ${method}`);
+    }
+  }
+
+  async #byName(kind: "tools" | "prompts", name: unknown): Promise<Route> {
+    if (typeof name !== "string") throw new InvalidParamsError(`params.name must be a string`);
+    const route = await this.#catalog.routeName(kind, name);
+    if (!route) throw new InvalidParamsError(`Unknown ${kind === "tools" ? "tool" : "prompt"}: ${name}`);
+    return route;
+  }
+
+  async #byUri(uri: unknown): Promise<Route> {
+    if (typeof uri !== "string") throw new InvalidParamsError(`params.uri must be a string`);
+    const route = await this.#catalog.routeUri(uri);
+    if (!route) throw new ResourceNotFoundError(`Resource not found: ${uri}`, { uri });
+    return route;
+  }
+
+  #forward(
+    method: string,
+    route: Route,
+    params: JSONObject,
+    key: "name" | "uri",
+    ctx: CallContext,
+  ): Promise<Result> {
+    return route.client.request(method, callParams(params, { [key]: route.original }), this.#options(ctx));
+  }
+
+  async #complete(params: JSONObject, ctx: CallContext): Promise<Result> {
+    const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+    if (ref?.type === "ref/prompt") {
+      const route = await this.#byName("prompts", ref.name);
+      return route.client.request(
+        "completion/complete",
+        callParams(params, { ref: { ...ref, name: route.original } }),
+        this.#options(ctx),
+      );
+    }
+    if (ref?.type === "ref/resource") {
+      const route = await this.#byUri(ref.uri);
+      return route.client.request(
+        "completion/complete",
+        callParams(params, { ref: { ...ref, uri: route.original } }),
+        this.#options(ctx),
+      );
+    }
+    throw new InvalidParamsError(`completion/complete: ref must be a ref/prompt or a ref/resource`);
+  }
+
+  /** Cancellation and progress travel with the call; the caller's authorization context keys private caching. */
+  #options(ctx: CallContext): RequestOptions {
+    const opts: RequestOptions = { signal: ctx.signal, authContext: ctx.peer.authContext };
+    if (ctx.progressToken !== undefined) {
+      const token = ctx.progressToken;
+      opts.onProgress = ({ progressToken: _upstreamToken, ...rest }) =>
+        ctx.notify("notifications/progress", { ...rest, progressToken: token });
+    }
+    return opts;
+  }
+}
+
+const ROUTED: Record<string, true> = {
+  "tools/call": true,
+  "prompts/get": true,
+  "resources/read": true,
+  "completion/complete": true,
+};

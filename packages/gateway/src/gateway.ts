@@ -1,0 +1,147 @@
+/**
+ * The gateway: the pool of upstreams, the catalog over them, resource subscriptions, and the peers
+ * (downstream clients) that notifications go back to. Transports (stdio, HTTP) serve peers through
+ * `protocol`.
+ */
+import type { ClientHandlers, EraStore, UpstreamClient } from "@mcpx/client";
+import type { ServerConfig } from "@mcpx/config";
+import type { Implementation, JSONObject, LoggingLevel, UpstreamTarget } from "@mcpx/core";
+import { Catalog, CHANGED } from "./catalog.js";
+import { Dispatcher } from "./dispatcher.js";
+import { EventLog } from "./event-log.js";
+import { Namespaces } from "./namespaces.js";
+import { Pool, type PoolEnvironment } from "./pool.js";
+import type { Peer } from "./server/peer.js";
+import { ServerProtocol } from "./server/protocol.js";
+import { ResourceSubscriptions } from "./subscriptions.js";
+
+export const MCPX_SERVER_INFO: Implementation = { name: "mcpx", version: "0.1.0", title: "mcpx gateway" };
+
+const LEVELS: LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+export interface GatewayOptions {
+  servers: readonly ServerConfig[];
+  env: PoolEnvironment;
+  handlers: ClientHandlers;
+  eraStore?: EraStore;
+  authorize?: (server: ServerConfig, target: UpstreamTarget) => Promise<UpstreamTarget>;
+  serverInfo?: Implementation;
+  instructions?: string;
+  pageSize?: number;
+  /** One-shot use (the CLI without a daemon): no reconnecting. */
+  reconnect?: boolean;
+}
+
+export class Gateway {
+  readonly pool: Pool;
+  readonly catalog: Catalog;
+  readonly namespaces: Namespaces;
+  readonly subscriptions: ResourceSubscriptions;
+  readonly dispatcher: Dispatcher;
+  readonly protocol: ServerProtocol;
+  readonly events: EventLog;
+  readonly #peers = new Map<string, Peer>();
+  readonly #opts: GatewayOptions;
+  readonly #unsubscribe = new Map<string, () => void>();
+
+  constructor(opts: GatewayOptions) {
+    this.#opts = opts;
+    const log = opts.env.log;
+    this.pool = new Pool({
+      servers: opts.servers,
+      env: opts.env,
+      handlers: opts.handlers,
+      // The daemon asks every upstream for info-level log lines (modern ones through _meta).
+      logLevel: "info",
+      ...(opts.eraStore ? { eraStore: opts.eraStore } : {}),
+      ...(opts.authorize ? { authorize: opts.authorize } : {}),
+      ...(opts.reconnect === false ? { reconnect: false } : {}),
+    });
+    this.namespaces = new Namespaces(opts.servers);
+    this.catalog = new Catalog(this.pool, this.namespaces, log);
+    this.subscriptions = new ResourceSubscriptions(log);
+    this.dispatcher = new Dispatcher(this.catalog, this.subscriptions, opts.pageSize);
+    this.protocol = new ServerProtocol(this.dispatcher, {
+      serverInfo: opts.serverInfo ?? MCPX_SERVER_INFO,
+      ...(opts.instructions ? { instructions: opts.instructions } : {}),
+    });
+    this.events = new EventLog();
+    opts.env.hooks.lifecycle.tap("mcpx-gateway", (e) => this.events.push(e));
+    this.pool.onChange((name, client) => this.#upstreamChanged(name, client));
+  }
+
+  start(): void {
+    this.pool.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.#unsubscribe.values()) off();
+    this.#unsubscribe.clear();
+    await this.pool.stop();
+  }
+
+  addPeer(peer: Peer): void {
+    this.#peers.set(peer.id, peer);
+  }
+
+  async removePeer(peer: Peer): Promise<void> {
+    this.#peers.delete(peer.id);
+    await this.subscriptions.dropPeer(peer, (server) => this.pool.client(server));
+  }
+
+  get peers(): readonly Peer[] {
+    return [...this.#peers.values()];
+  }
+
+  #upstreamChanged(name: string, client: UpstreamClient | undefined): void {
+    this.#unsubscribe.get(name)?.();
+    this.#unsubscribe.delete(name);
+    this.catalog.invalidate(name);
+    if (client) {
+      const off = client.onNotification("*", (params, method) => this.#fromUpstream(name, method, params));
+      this.#unsubscribe.set(name, off);
+      void this.subscriptions.resubscribe(name, client);
+    }
+    // What the union holds changed: every list may have.
+    for (const method of Object.keys(CHANGED)) this.#broadcast(method, {});
+  }
+
+  #fromUpstream(server: string, method: string, params: JSONObject): void {
+    const kinds = CHANGED[method];
+    if (kinds) {
+      this.catalog.invalidate(server, kinds);
+      this.#broadcast(method, {});
+      return;
+    }
+    if (method === "notifications/resources/updated" && typeof params.uri === "string") {
+      this.subscriptions.updated(server, params.uri);
+      return;
+    }
+    if (method === "notifications/message") this.#log(server, params);
+  }
+
+  /** An upstream's log line, to every peer that asked for that level, under the upstream's namespace. */
+  #log(server: string, params: JSONObject): void {
+    const level = LEVELS.indexOf(params.level as LoggingLevel);
+    if (level < 0) return;
+    const ns = this.#opts.servers.find((s) => s.name === server)?.namespace ?? server;
+    const logger = typeof params.logger === "string" ? `${ns}/${params.logger}` : ns;
+    for (const peer of this.#peers.values()) {
+      if (peer.logLevel === undefined || level < LEVELS.indexOf(peer.logLevel)) continue;
+      peer.notify("notifications/message", { ...params, logger });
+    }
+  }
+
+  #broadcast(method: string, params: JSONObject): void {
+    for (const peer of this.#peers.values()) peer.notify(method, params);
+  }
+}

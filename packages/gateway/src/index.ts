@@ -1,0 +1,28 @@
+export { Catalog, CHANGED, type ListKind, type Route } from "./catalog.js";
+export { Dispatcher } from "./dispatcher.js";
+export { FileEraStore, type StoredEra } from "./era-store.js";
+export { EventLog, type NumberedEvent } from "./event-log.js";
+export { Gateway, type GatewayOptions, MCPX_SERVER_INFO } from "./gateway.js";
+export { Namespaces, type Owned, SEPARATOR, URI_SCHEME } from "./namespaces.js";
+export { page } from "./paging.js";
+export {
+  Pool,
+  type PoolEnvironment,
+  type PoolOptions,
+  type UpstreamState,
+  type UpstreamStatus,
+} from "./pool.js";
+export { acknowledgement, type ListenFilter, parseFilter, tagged, wants } from "./server/listen.js";
+export { type ListenOwner, type OpenListen, openListen } from "./server/listen-peer.js";
+export type { CallContext, DownstreamEra, Peer } from "./server/peer.js";
+export {
+  type ModernMeta,
+  SERVED,
+  SERVED_LEGACY,
+  SERVED_MODERN,
+  type ServerIdentity,
+  ServerProtocol,
+} from "./server/protocol.js";
+export { StdioServer, type StdioServerOptions } from "./server/stdio.js";
+export { ResourceSubscriptions } from "./subscriptions.js";
+export { upstreamTarget } from "./upstream-target.js";

@@ -1,0 +1,227 @@
+/**
+ * The pool: one client per configured upstream, all connected at once at start (a slow or dead one
+ * never holds up the others), reconnected with capped exponential backoff and jitter when they fail
+ * or drop (a stdio child that died is started again), each step published as a lifecycle event.
+ */
+import { type ClientHandlers, connectUpstream, type EraStore, type UpstreamClient } from "@mcpx/client";
+import type { ServerConfig } from "@mcpx/config";
+import type { HostHooks, Implementation, Logger, LoggingLevel, Registry, UpstreamTarget } from "@mcpx/core";
+import { upstreamTarget } from "./upstream-target.js";
+
+export type UpstreamStatus = "connecting" | "connected" | "failed" | "stopped";
+
+export interface UpstreamState {
+  name: string;
+  namespace: string;
+  status: UpstreamStatus;
+  revision?: string;
+  transport?: string;
+  error?: string;
+  /** Connection attempts since the last success. */
+  attempts: number;
+  connectedAt?: string;
+}
+
+export interface PoolEnvironment {
+  registry: Registry;
+  hooks: HostHooks;
+  log: Logger;
+}
+
+export interface PoolOptions {
+  servers: readonly ServerConfig[];
+  env: PoolEnvironment;
+  handlers: ClientHandlers;
+  eraStore?: EraStore;
+  clientInfo?: Implementation;
+  /** The log level asked of every upstream (the daemon asks for info). */
+  logLevel?: LoggingLevel;
+  /** Adds a server's credentials to its target (auth schemes); identity when absent. */
+  authorize?: (server: ServerConfig, target: UpstreamTarget) => Promise<UpstreamTarget>;
+  backoff?: { initialMs: number; maxMs: number };
+  /** Whether to reconnect after a failure or a drop (one-shot commands do not). */
+  reconnect?: boolean;
+}
+
+interface Slot {
+  server: ServerConfig;
+  state: UpstreamState;
+  client: UpstreamClient | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** Settles when the current connection attempt ends, either way. */
+  attempt: Promise<void> | undefined;
+}
+
+export type PoolListener = (name: string, client: UpstreamClient | undefined) => void;
+
+export class Pool {
+  readonly #opts: PoolOptions;
+  readonly #slots = new Map<string, Slot>();
+  readonly #listeners = new Set<PoolListener>();
+  #stopped = false;
+
+  constructor(opts: PoolOptions) {
+    this.#opts = opts;
+    for (const server of opts.servers) {
+      if (server.disabled) continue;
+      this.#slots.set(server.name, {
+        server,
+        state: { name: server.name, namespace: server.namespace, status: "connecting", attempts: 0 },
+        client: undefined,
+        timer: undefined,
+        attempt: undefined,
+      });
+    }
+  }
+
+  /** Starts connecting every upstream; returns at once. */
+  start(): void {
+    for (const slot of this.#slots.values()) this.#connect(slot);
+  }
+
+  /** Resolves once every upstream's first attempt has ended (connected or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#slots.values()].map((s) => s.attempt));
+  }
+
+  /** Told whenever an upstream connects (client) or drops (undefined). */
+  onChange(listener: PoolListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  client(name: string): UpstreamClient | undefined {
+    return this.#slots.get(name)?.client;
+  }
+
+  /** Connected clients, in config order. */
+  clients(): { server: ServerConfig; client: UpstreamClient }[] {
+    const out: { server: ServerConfig; client: UpstreamClient }[] = [];
+    for (const s of this.#slots.values()) if (s.client) out.push({ server: s.server, client: s.client });
+    return out;
+  }
+
+  servers(): ServerConfig[] {
+    return [...this.#slots.values()].map((s) => s.server);
+  }
+
+  states(): UpstreamState[] {
+    return [...this.#slots.values()].map((s) => ({ ...s.state }));
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const closing: Promise<void>[] = [];
+    for (const slot of this.#slots.values()) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.state.status = "stopped";
+      if (slot.client) closing.push(slot.client.close());
+      slot.client = undefined;
+    }
+    await Promise.allSettled(closing);
+  }
+
+  #connect(slot: Slot): void {
+    if (this.#stopped) return;
+    const { env } = this.#opts;
+    const name = slot.server.name;
+    slot.state.status = "connecting";
+    slot.state.attempts++;
+    env.hooks.lifecycle.call({ type: "upstream.connecting", upstream: name, attempt: slot.state.attempts });
+    slot.attempt = this.#open(slot).then(
+      (client) => {
+        if (this.#stopped) {
+          void client.close();
+          return;
+        }
+        slot.client = client;
+        Object.assign(slot.state, {
+          status: "connected",
+          revision: client.negotiated.version,
+          transport: client.transport.kind,
+          attempts: 0,
+          connectedAt: new Date().toISOString(),
+        });
+        delete slot.state.error;
+        client.onClose((err) => this.#dropped(slot, client, err));
+        this.#tell(name, client);
+      },
+      (err: Error) => {
+        slot.state.status = "failed";
+        slot.state.error = err.message;
+        const retryInMs = this.#retryDelay(slot);
+        env.log.warn(`upstream failed to connect: ${err.message}`, { upstream: name });
+        env.hooks.lifecycle.call({
+          type: "upstream.failed",
+          upstream: name,
+          error: err.message,
+          ...(retryInMs === undefined ? {} : { retryInMs }),
+        });
+        if (retryInMs !== undefined) this.#schedule(slot, retryInMs);
+      },
+    );
+  }
+
+  async #open(slot: Slot): Promise<UpstreamClient> {
+    const o = this.#opts;
+    let target = upstreamTarget(slot.server);
+    await o.env.hooks.upstreamConnecting.promise(target);
+    if (o.authorize) target = await o.authorize(slot.server, target);
+    const s = slot.server;
+    return connectUpstream({
+      target,
+      env: o.env,
+      settings: s.settings,
+      handlers: o.handlers,
+      ...(o.eraStore ? { eraStore: o.eraStore } : {}),
+      ...(o.clientInfo ? { clientInfo: o.clientInfo } : {}),
+      ...(o.logLevel ? { logLevel: o.logLevel } : {}),
+      ...(s.revision ? { revision: s.revision } : {}),
+      ...(s.transport ? { transport: s.transport } : {}),
+    });
+  }
+
+  #dropped(slot: Slot, client: UpstreamClient, err?: Error): void {
+    if (slot.client !== client) return;
+    slot.client = undefined;
+    if (this.#stopped) return;
+    const reason = err?.message ?? "connection closed";
+    slot.state.status = "failed";
+    slot.state.error = reason;
+    this.#opts.env.hooks.lifecycle.call({
+      type: "upstream.disconnected",
+      upstream: slot.server.name,
+      reason,
+    });
+    this.#tell(slot.server.name, undefined);
+    const delay = this.#retryDelay(slot);
+    if (delay !== undefined) this.#schedule(slot, delay);
+  }
+
+  /** Capped exponential backoff with full jitter; undefined when this pool does not reconnect. */
+  #retryDelay(slot: Slot): number | undefined {
+    if (this.#stopped || this.#opts.reconnect === false) return undefined;
+    const { initialMs, maxMs } = this.#opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
+    const ceiling = Math.min(maxMs, initialMs * 2 ** Math.max(0, slot.state.attempts - 1));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+
+  #schedule(slot: Slot, ms: number): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      slot.timer = undefined;
+      this.#connect(slot);
+    }, ms);
+    slot.timer.unref?.();
+  }
+
+  #tell(name: string, client: UpstreamClient | undefined): void {
+    for (const fn of this.#listeners) {
+      try {
+        fn(name, client);
+      } catch (err) {
+        this.#opts.env.log.warn("pool listener threw", { error: (err as Error).message });
+      }
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * A downstream client as the gateway sees it: the revision it speaks, what it declared, and how to
+ * reach it outside a request. Each transport (stdio, Streamable HTTP, HTTP+SSE) makes its own.
+ */
+import type { ClientCapabilities, Implementation, JSONObject, LoggingLevel } from "@mcpx/core";
+
+export type DownstreamEra = "legacy" | "modern";
+
+export interface Peer {
+  /** Unique among live peers (a session id, "stdio", …). */
+  readonly id: string;
+  readonly era: DownstreamEra;
+  /** The negotiated version (legacy) or the version of the latest request (modern). */
+  version: string;
+  capabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  /** The level asked with logging/setLevel (legacy); no log lines without one. */
+  logLevel?: LoggingLevel;
+  /** Private cached upstream results are shared only within one authorization context. */
+  readonly authContext: string;
+  /**
+   * A notification outside any request (list changes, resource updates, log lines). Returns false
+   * when the peer has no channel for it (a modern client not listening for it, no GET stream).
+   */
+  notify(method: string, params: JSONObject): boolean;
+}
+
+/** One request being handled for a peer. */
+export interface CallContext {
+  peer: Peer;
+  /** Aborted when the client cancels (notifications/cancelled, or a closed modern stream). */
+  signal: AbortSignal;
+  /** The client's progress token for this request, if it asked for progress. */
+  progressToken?: string | number;
+  /** Sends a notification related to this request (progress, log lines) on its stream. */
+  notify(method: string, params: JSONObject): void;
+  /** Legacy clients: a request to the client related to this one (elicitation, sampling). */
+  request?(method: string, params: JSONObject): Promise<JSONObject>;
+}

@@ -1,0 +1,235 @@
+/**
+ * The server side of MCP, for every revision, independent of the transport: legacy initialize and
+ * its session state, modern per-request _meta (version, capabilities), server/discover, ping and
+ * logging/setLevel where they exist; everything else goes to the gateway's dispatcher. Results are
+ * shaped for the revision the client speaks (modern: resultType, caching hints, serverInfo; legacy:
+ * none of those keys), and errors carry the code that revision uses.
+ */
+import {
+  type ClientCapabilities,
+  errorResponse,
+  type Implementation,
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  type JSONObject,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  LEGACY_VERSIONS,
+  type LoggingLevel,
+  McpxError,
+  MetaKey,
+  MethodNotFoundError,
+  MODERN_VERSIONS,
+  ResourceNotFoundError,
+  resultResponse,
+  UnsupportedProtocolVersionError,
+} from "@mcpx/core";
+import type { Dispatcher } from "../dispatcher.js";
+import type { CallContext, Peer } from "./peer.js";
+
+export const SERVED_LEGACY: readonly string[] = [...LEGACY_VERSIONS].reverse();
+export const SERVED_MODERN: readonly string[] = [...MODERN_VERSIONS];
+/** Every version mcpx serves, newest first (what a -32022 lists). */
+export const SERVED: readonly string[] = [...SERVED_MODERN, ...SERVED_LEGACY];
+
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+const LEVELS: LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+export interface ServerIdentity {
+  serverInfo: Implementation;
+  instructions?: string;
+}
+
+/** What a modern request declared in its _meta. */
+export interface ModernMeta {
+  version: string;
+  capabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  logLevel?: LoggingLevel;
+}
+
+export class ServerProtocol {
+  readonly #dispatcher: Dispatcher;
+  readonly #identity: ServerIdentity;
+
+  constructor(dispatcher: Dispatcher, identity: ServerIdentity) {
+    this.#dispatcher = dispatcher;
+    this.#identity = identity;
+  }
+
+  /** The capabilities mcpx declares to a client of this version. */
+  capabilities(version: string): JSONObject {
+    const caps: JSONObject = {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+    };
+    // completions was added in 2025-03-26.
+    if (version !== "2024-11-05") caps.completions = {};
+    return caps;
+  }
+
+  /** The version a legacy client gets: the one it offered if mcpx serves it, else the newest legacy one. */
+  negotiate(offered: unknown): string {
+    return typeof offered === "string" && SERVED_LEGACY.includes(offered)
+      ? offered
+      : (SERVED_LEGACY[0] as string);
+  }
+
+  initializeResult(version: string): JSONObject {
+    const result: JSONObject = {
+      protocolVersion: version,
+      capabilities: this.capabilities(version),
+      serverInfo: this.#identity.serverInfo,
+    };
+    if (this.#identity.instructions) result.instructions = this.#identity.instructions;
+    return result;
+  }
+
+  /**
+   * The _meta a modern request must carry: a version mcpx serves (else -32022 naming the ones it
+   * does) and clientCapabilities (else -32602).
+   */
+  modernMeta(msg: JSONRPCRequest): ModernMeta {
+    const meta = msg.params?._meta as JSONObject | undefined;
+    const version = meta?.[MetaKey.protocolVersion];
+    if (typeof version !== "string") {
+      throw new InvalidParamsError(`${msg.method}: params._meta["${MetaKey.protocolVersion}"] is required`);
+    }
+    if (!SERVED_MODERN.includes(version)) {
+      throw new UnsupportedProtocolVersionError(`Unsupported protocol version: ${version}`, {
+        supported: SERVED,
+        requested: version,
+      });
+    }
+    const capabilities = meta?.[MetaKey.clientCapabilities];
+    if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
+      throw new InvalidParamsError(
+        `${msg.method}: params._meta["${MetaKey.clientCapabilities}"] is required`,
+      );
+    }
+    const out: ModernMeta = { version, capabilities: capabilities as ClientCapabilities };
+    const info = meta?.[MetaKey.clientInfo];
+    if (typeof info === "object" && info !== null) out.clientInfo = info as Implementation;
+    const level = meta?.[MetaKey.logLevel];
+    if (typeof level === "string" && LEVELS.includes(level as LoggingLevel))
+      out.logLevel = level as LoggingLevel;
+    return out;
+  }
+
+  discoverResult(): JSONObject {
+    const result: JSONObject = {
+      supportedVersions: SERVED,
+      capabilities: this.capabilities(SERVED_MODERN[0] as string),
+    };
+    if (this.#identity.instructions) result.instructions = this.#identity.instructions;
+    return result;
+  }
+
+  /**
+   * Answers one request of an initialized legacy session or a checked modern request. initialize
+   * and subscriptions/listen belong to the transport (they change its state) and never come here.
+   */
+  async respond(msg: JSONRPCRequest, ctx: CallContext): Promise<JSONRPCResponse> {
+    const peer = ctx.peer;
+    try {
+      const result = await this.#answer(msg, ctx);
+      return resultResponse(msg.id, this.shape(msg.method, result, peer));
+    } catch (err) {
+      return errorResponse(msg.id, this.errorFor(err, peer));
+    }
+  }
+
+  async #answer(msg: JSONRPCRequest, ctx: CallContext): Promise<JSONObject> {
+    const params = msg.params ?? {};
+    const modern = ctx.peer.era === "modern";
+    switch (msg.method) {
+      case "ping":
+        if (modern) break;
+        return {};
+      case "server/discover":
+        if (!modern) break;
+        return this.discoverResult();
+      case "logging/setLevel": {
+        if (modern) break;
+        const level = params.level;
+        if (typeof level !== "string" || !LEVELS.includes(level as LoggingLevel)) {
+          throw new InvalidParamsError(`logging/setLevel: level must be one of ${LEVELS.join(", ")}`);
+        }
+        ctx.peer.logLevel = level as LoggingLevel;
+        return {};
+      }
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        // 2026-07-28 subscribes through subscriptions/listen.
+        if (modern) break;
+        return this.#dispatcher.handle(msg.method, params, ctx);
+      case "initialize":
+        throw new InvalidRequestError(
+          modern ? "initialize is not a 2026-07-28 method" : "already initialized",
+        );
+      default:
+        if (this.#dispatcher.handles(msg.method)) return this.#dispatcher.handle(msg.method, params, ctx);
+    }
+    throw new MethodNotFoundError(`Method not found: ${msg.method}`);
+  }
+
+  /** The result as the client's revision writes it. */
+  shape(method: string, result: JSONObject, peer: Peer): JSONObject {
+    if (peer.era === "modern") {
+      const out: JSONObject = { ...result };
+      out.resultType ??= "complete";
+      if (CACHEABLE.has(method) && out.resultType === "complete") {
+        // Aggregated and routed results are mcpx's: fresh for nobody else to reuse.
+        if (typeof out.ttlMs !== "number" || out.ttlMs < 0) out.ttlMs = 0;
+        if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = "private";
+      }
+      const meta = (out._meta as JSONObject | undefined) ?? {};
+      out._meta = { ...meta, [MetaKey.serverInfo]: this.#identity.serverInfo };
+      return out;
+    }
+    if (!("resultType" in result || "ttlMs" in result || "cacheScope" in result || "_meta" in result)) {
+      return result;
+    }
+    // A legacy client gets none of 2026-07-28's result keys.
+    const { resultType: _r, ttlMs: _t, cacheScope: _c, ...rest } = result;
+    const meta = rest._meta as JSONObject | undefined;
+    if (meta && MetaKey.serverInfo in meta) {
+      const { [MetaKey.serverInfo]: _s, ...others } = meta;
+      if (Object.keys(others).length > 0) rest._meta = others;
+      else delete rest._meta;
+    }
+    return rest;
+  }
+
+  /** The error object for a client of this revision (a missing resource is -32602 in 2026-07-28). */
+  errorFor(err: unknown, peer: Peer) {
+    if (err instanceof ResourceNotFoundError) {
+      return {
+        code: peer.era === "modern" ? -32602 : -32002,
+        message: err.message,
+        ...(err.data === undefined ? {} : { data: err.data }),
+      };
+    }
+    if (err instanceof McpxError) return err.toJSONRPC();
+    return new InternalError(err instanceof Error ? err.message : String(err)).toJSONRPC();
+  }
+}

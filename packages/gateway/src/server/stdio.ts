@@ -1,0 +1,210 @@
+/**
+ * `mcpx stdio`: one downstream client on stdin and stdout, newline-delimited JSON-RPC. A client that
+ * opens with initialize is served as the legacy revision it negotiates; one whose requests carry
+ * 2026-07-28 _meta is served statelessly, its subscriptions/listen streams tagged on the one channel.
+ */
+import type { Readable, Writable } from "node:stream";
+import {
+  decodeMessages,
+  errorResponse,
+  InvalidRequestError,
+  type JSONObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Logger,
+  type McpxError,
+  MetaKey,
+  type RequestId,
+  resultResponse,
+} from "@mcpx/core";
+import type { Gateway } from "../gateway.js";
+import { parseFilter } from "./listen.js";
+import { type OpenListen, openListen } from "./listen-peer.js";
+import type { CallContext, Peer } from "./peer.js";
+
+export interface StdioServerOptions {
+  input: Readable;
+  output: Writable;
+  log: Logger;
+  /** Called when the input ends (the client went away). */
+  onEnd?: () => void;
+}
+
+export class StdioServer {
+  readonly #gateway: Gateway;
+  readonly #opts: StdioServerOptions;
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #listens = new Map<RequestId, OpenListen>();
+  readonly #peer: Peer;
+  #era: "legacy" | "modern" | undefined;
+  #initialized = false;
+
+  constructor(gateway: Gateway, opts: StdioServerOptions) {
+    this.#gateway = gateway;
+    this.#opts = opts;
+    const self = this;
+    this.#peer = {
+      id: "stdio",
+      get era() {
+        return self.#era ?? "legacy";
+      },
+      version: "",
+      capabilities: {},
+      authContext: "stdio",
+      notify(method: string, params: JSONObject) {
+        // A legacy client hears everything on the one channel; a modern one only through its listens.
+        if (self.#era !== "legacy" || !self.#initialized) return false;
+        self.#write({ jsonrpc: "2.0", method, params });
+        return true;
+      },
+    };
+  }
+
+  start(): void {
+    let buffer = "";
+    const input = this.#opts.input;
+    input.setEncoding("utf8");
+    input.on("data", (chunk: string) => {
+      buffer += chunk;
+      let nl = buffer.indexOf("\n");
+      while (nl !== -1) {
+        const line = buffer.slice(0, nl).replace(/\r$/, "");
+        buffer = buffer.slice(nl + 1);
+        if (line.trim()) this.#line(line);
+        nl = buffer.indexOf("\n");
+      }
+    });
+    input.on("end", () => void this.close().then(() => this.#opts.onEnd?.()));
+  }
+
+  async close(): Promise<void> {
+    for (const a of this.#inFlight.values()) a.abort();
+    for (const l of this.#listens.values()) await l.close();
+    this.#listens.clear();
+    await this.#gateway.removePeer(this.#peer);
+  }
+
+  #write(msg: JSONRPCMessage): void {
+    this.#opts.output.write(`${JSON.stringify(msg)}\n`);
+  }
+
+  #line(line: string): void {
+    let messages: JSONRPCMessage[];
+    try {
+      messages = decodeMessages(line);
+    } catch (err) {
+      this.#write(errorResponse(null, (err as McpxError).toJSONRPC()));
+      return;
+    }
+    for (const msg of messages) {
+      if (!("method" in msg)) continue; // mcpx sends no requests to a stdio client yet
+      if ("id" in msg) void this.#request(msg);
+      else this.#notification(msg.method, msg.params ?? {});
+    }
+  }
+
+  #notification(method: string, params: JSONObject): void {
+    if (method === "notifications/initialized" && this.#era === "legacy") {
+      this.#initialized = true;
+      return;
+    }
+    if (method === "notifications/cancelled") {
+      const id = params.requestId as RequestId;
+      const listen = this.#listens.get(id);
+      if (listen) {
+        this.#listens.delete(id);
+        void listen.close();
+        return;
+      }
+      this.#inFlight.get(id)?.abort(typeof params.reason === "string" ? params.reason : "cancelled");
+    }
+  }
+
+  async #request(msg: JSONRPCRequest): Promise<void> {
+    const protocol = this.#gateway.protocol;
+    if (msg.method === "initialize") return this.#initialize(msg);
+    const meta = msg.params?._meta as JSONObject | undefined;
+    if (this.#era !== "legacy" && meta?.[MetaKey.protocolVersion] !== undefined) {
+      this.#era = "modern";
+      return this.#modern(msg);
+    }
+    if (this.#era !== "legacy") {
+      if (msg.method === "ping") return this.#write(resultResponse(msg.id, {}));
+      const err = new InvalidRequestError(
+        `${msg.method} before initialize (or a 2026-07-28 request without _meta)`,
+      );
+      return this.#write(errorResponse(msg.id, err.toJSONRPC()));
+    }
+    await this.#respond(msg, this.#peer);
+  }
+
+  /** Answers through the protocol; a request the client cancelled gets no answer. */
+  async #respond(msg: JSONRPCRequest, peer: Peer): Promise<void> {
+    const ctx = this.#context(msg, peer);
+    const response = await this.#gateway.protocol.respond(msg, ctx);
+    this.#inFlight.delete(msg.id);
+    if (!ctx.signal.aborted) this.#write(response);
+  }
+
+  #initialize(msg: JSONRPCRequest): void {
+    const protocol = this.#gateway.protocol;
+    if (this.#era === "legacy") {
+      this.#write(errorResponse(msg.id, new InvalidRequestError("already initialized").toJSONRPC()));
+      return;
+    }
+    const params = msg.params ?? {};
+    const version = protocol.negotiate(params.protocolVersion);
+    this.#era = "legacy";
+    this.#peer.version = version;
+    this.#peer.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
+    if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
+      this.#peer.clientInfo = params.clientInfo as Peer["clientInfo"] & object;
+    }
+    this.#gateway.addPeer(this.#peer);
+    this.#write(resultResponse(msg.id, protocol.initializeResult(version)));
+  }
+
+  async #modern(msg: JSONRPCRequest): Promise<void> {
+    const protocol = this.#gateway.protocol;
+    let meta: ReturnType<typeof protocol.modernMeta>;
+    try {
+      meta = protocol.modernMeta(msg);
+    } catch (err) {
+      this.#write(errorResponse(msg.id, protocol.errorFor(err, this.#peer)));
+      return;
+    }
+    const peer: Peer = {
+      id: "stdio",
+      era: "modern",
+      version: meta.version,
+      capabilities: meta.capabilities,
+      authContext: "stdio",
+      notify: () => false,
+    };
+    if (msg.method === "subscriptions/listen") {
+      const listen = await openListen(
+        this.#gateway,
+        { id: "stdio", version: meta.version, capabilities: meta.capabilities, authContext: "stdio" },
+        msg.id,
+        parseFilter(msg.params),
+        (frame) => this.#write(frame),
+      );
+      this.#listens.set(msg.id, listen);
+      return;
+    }
+    await this.#respond(msg, peer);
+  }
+
+  #context(msg: JSONRPCRequest, peer: Peer): CallContext {
+    const abort = new AbortController();
+    this.#inFlight.set(msg.id, abort);
+    const token = (msg.params?._meta as JSONObject | undefined)?.progressToken;
+    const ctx: CallContext = {
+      peer,
+      signal: abort.signal,
+      notify: (method, params) => this.#write({ jsonrpc: "2.0", method, params }),
+    };
+    if (typeof token === "string" || typeof token === "number") ctx.progressToken = token;
+    return ctx;
+  }
+}
