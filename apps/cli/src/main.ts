@@ -1,7 +1,13 @@
 /** The `mcpx` command: arguments in, an exit code out. Each command lives in commands/. */
 import { readFileSync } from "node:fs";
+import { ConfigError, PluginError } from "@mcpx/core";
 import { Command, CommanderError, Option } from "commander";
+import { call, parseArguments } from "./commands/call.js";
 import { configCheck } from "./commands/config-check.js";
+import { eraForget, eraShow } from "./commands/era.js";
+import { pluginsList } from "./commands/plugins.js";
+import { getPrompt, listKind, readResource } from "./commands/resources.js";
+import { toolsList } from "./commands/tools.js";
 import { type MainIO, processIO } from "./io.js";
 
 export const EXIT_OK = 0;
@@ -54,10 +60,84 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
     exitCode = await configCheck({ file: file ?? opts.config, json: opts.json === true }, io);
   });
 
+  const run = (fn: () => Promise<number>) => async () => {
+    exitCode = await fn();
+  };
+  type Common = { config: string; json?: boolean };
+
+  const tools = program.command("tools").description("the tools of the configured servers");
+  common(tools.command("list").description("list each server's revision, transport and tools"))
+    .option("-s, --server <name>", "only this server")
+    .action((opts: Common & { server?: string }) => run(() => toolsList(opts, io))());
+
+  common(
+    program
+      .command("call")
+      .description("call a tool by the name mcpx exposes it under")
+      .argument("<tool>", "the tool, e.g. everything__echo")
+      .argument("[arguments]", "the arguments as a JSON object"),
+  )
+    .option("-a, --arg <key=value...>", "an argument (the value is parsed as JSON when it is JSON)")
+    .action((tool: string, json: string | undefined, opts: Common & { arg?: string[] }) =>
+      run(() => call(tool, json, opts, io))(),
+    );
+
+  const resources = program.command("resources").description("the resources of the configured servers");
+  common(resources.command("list").description("list resources (mcpx:// URIs)")).action((opts: Common) =>
+    run(() => listKind("resources", opts, io))(),
+  );
+  common(resources.command("templates").description("list resource templates")).action((opts: Common) =>
+    run(() => listKind("resourceTemplates", opts, io))(),
+  );
+  common(
+    resources.command("read").description("read a resource").argument("<uri>", "its mcpx:// URI"),
+  ).action((uri: string, opts: Common) => run(() => readResource(uri, opts, io))());
+
+  const prompts = program.command("prompts").description("the prompts of the configured servers");
+  common(prompts.command("list").description("list prompts")).action((opts: Common) =>
+    run(() => listKind("prompts", opts, io))(),
+  );
+  common(
+    prompts
+      .command("get")
+      .description("get a prompt")
+      .argument("<name>", "the prompt, e.g. everything__simple_prompt")
+      .argument("[arguments]", "the arguments as a JSON object"),
+  )
+    .option("-a, --arg <key=value...>", "an argument")
+    .action((name: string, json: string | undefined, opts: Common & { arg?: string[] }) =>
+      run(() => getPrompt(name, parseArguments(json, opts.arg), opts, io))(),
+    );
+
+  const era = program
+    .command("era")
+    .description("the era records: which revision and transport each server speaks");
+  common(era.command("show").description("show the era records"))
+    .option("--state-dir <dir>", "the state directory (default: the config's)")
+    .action((opts: Common & { stateDir?: string }) => run(() => eraShow(opts, io))());
+  common(era.command("forget").description("forget one server's era record, or all").argument("[server]"))
+    .option("--state-dir <dir>", "the state directory (default: the config's)")
+    .action((server: string | undefined, opts: Common & { stateDir?: string }) =>
+      run(() => eraForget(server, opts, io))(),
+    );
+
+  const plugins = program.command("plugins").description("the installed plugins");
+  common(plugins.command("list").description("list plugins and what they registered")).action(
+    (opts: Common) => run(() => pluginsList(opts, io))(),
+  );
+
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof ConfigError) {
+      for (const p of err.problems) io.stderr(`mcpx: ${p}\n`);
+      return EXIT_CONFIG;
+    }
+    if (err instanceof PluginError) {
+      io.stderr(`mcpx: ${err.message}\n`);
+      return EXIT_CONFIG;
+    }
     io.stderr(`mcpx: ${err instanceof Error ? err.message : String(err)}\n`);
     return EXIT_FAILURE;
   }

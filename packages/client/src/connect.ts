@@ -10,6 +10,11 @@ import type { EraStore } from "./era-store.js";
 
 export interface ConnectOptions extends UpstreamClientOptions {
   eraStore?: EraStore;
+  /**
+   * What the era record is keyed by; by default the target's. Pass the fingerprint of the target
+   * before credentials were added, so rotating a query credential does not force a new probe.
+   */
+  fingerprint?: string;
 }
 
 /** What identifies a target for the era record: a changed command or URL means a new probe. */
@@ -21,7 +26,7 @@ export function targetFingerprint(target: UpstreamTarget): string {
 export async function connectUpstream(options: ConnectOptions): Promise<UpstreamClient> {
   const { eraStore, env, target } = options;
   const pinned = options.revision !== undefined || options.transport !== undefined;
-  const fingerprint = targetFingerprint(target);
+  const fingerprint = options.fingerprint ?? targetFingerprint(target);
   if (!pinned && eraStore) {
     const cached = await eraStore.get(target.name, fingerprint);
     if (cached) {

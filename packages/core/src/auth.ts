@@ -23,3 +23,57 @@ export interface AuthScheme {
   readonly optionsSchema?: JSONObject;
   apply(options: JSONObject, target: AuthTarget): AuthEffect | Promise<AuthEffect>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What an AuthEffect may hold. Each check returns the rule broken (to follow a key path, as
+// describeSchemaErrors does) or undefined; a rule never quotes the value, which may be a credential.
+
+/** RFC 9110 field-name: 1*tchar. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** RFC 9110 field-value: visible ASCII or obs-text, inner spaces and tabs, nothing around it. */
+const FIELD_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+/**
+ * Headers no auth scheme may set: those HTTP itself owns (framing, the connection, the host), and
+ * the MCP protocol headers the revision and the transport derive from each frame (Mcp-Param-* too).
+ */
+export const RESERVED_HEADERS: readonly string[] = [
+  "Host",
+  "Content-Length",
+  "Transfer-Encoding",
+  "Connection",
+  "MCP-Protocol-Version",
+  "Mcp-Session-Id",
+  "Mcp-Method",
+  "Mcp-Name",
+  "Mcp-Param-*",
+];
+
+export function authHeaderNameProblem(name: string): string | undefined {
+  if (!TOKEN.test(name))
+    return "must be a header name (an RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~)";
+  const lower = name.toLowerCase();
+  const reserved = RESERVED_HEADERS.find((h) =>
+    h.endsWith("*") ? lower.startsWith(h.slice(0, -1).toLowerCase()) : lower === h.toLowerCase(),
+  );
+  if (reserved === undefined) return undefined;
+  return reserved.toLowerCase().startsWith("mcp")
+    ? `${name} is an MCP protocol header, which mcpx sets from each frame; credentials cannot go there`
+    : `${name} is set by HTTP itself; credentials cannot go there`;
+}
+
+export function authHeaderValueProblem(value: string): string | undefined {
+  return FIELD_VALUE.test(value)
+    ? undefined
+    : "must be a header value: printable text without line breaks, control characters or surrounding spaces";
+}
+
+export function envNameProblem(name: string): string | undefined {
+  return name === "" || /[=\0]/.test(name)
+    ? "must be an environment variable name (not empty, without = or NUL)"
+    : undefined;
+}
+
+export function envValueProblem(value: string): string | undefined {
+  return value.includes("\0") ? "must not contain a NUL character" : undefined;
+}

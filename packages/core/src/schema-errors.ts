@@ -23,7 +23,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   for (const e of errors) {
     if (branchOf(e)) continue;
     if (e.keyword !== "type" && mistyped.has(e.instancePath)) continue;
-    let path = root + jsonPointerToPath(e.instancePath);
+    let path = jsonPointerToPath(e.instancePath, root);
     let rule = e.message ?? "is invalid";
     if (e.keyword === "additionalProperties") {
       const extra = (e.params as { additionalProperty?: string }).additionalProperty;
@@ -92,13 +92,13 @@ function orList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
-function jsonPointerToPath(pointer: string): string {
-  if (!pointer) return "";
+function jsonPointerToPath(pointer: string, root = ""): string {
+  if (!pointer) return root;
   return pointer
     .split("/")
     .slice(1)
     .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((acc, seg) => joinPath(acc, seg), "");
+    .reduce((acc, seg) => joinPath(acc, seg), root);
 }
 
 function joinPath(base: string, seg: string): string {

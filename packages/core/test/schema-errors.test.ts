@@ -41,6 +41,26 @@ describe("schema errors", () => {
     expect(check(server, { url: "u", args: [] })).toEqual(['args: is only allowed with "command"']);
   });
 
+  it("schema-errors/root-joins-key-paths", () => {
+    const validate = new Ajv({ allErrors: true, verbose: true }).compile({
+      type: "object",
+      properties: {
+        token: { type: "string" },
+        env: { type: "object", additionalProperties: { type: "string" } },
+      },
+      additionalProperties: false,
+    });
+    validate({ token: 1, env: { "A B": 2 }, extra: true });
+    expect(describeSchemaErrors(validate.errors, "servers.api.auth").sort()).toEqual([
+      'servers.api.auth.env["A B"]: must be string',
+      "servers.api.auth.extra: is not a known key",
+      "servers.api.auth.token: must be string",
+    ]);
+    expect(describeSchemaErrors(validate.errors, 'servers["my api"].auth')).toContain(
+      'servers["my api"].auth.token: must be string',
+    );
+  });
+
   it("schema-errors/key-paths", () => {
     expect(formatKeyPath(["servers", "fs", "args", 0])).toBe("servers.fs.args[0]");
     expect(formatKeyPath(["servers", "my server", "env", "A_B"])).toBe('servers["my server"].env.A_B');

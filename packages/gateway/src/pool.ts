@@ -3,9 +3,25 @@
  * never holds up the others), reconnected with capped exponential backoff and jitter when they fail
  * or drop (a stdio child that died is started again), each step published as a lifecycle event.
  */
-import { type ClientHandlers, connectUpstream, type EraStore, type UpstreamClient } from "@mcpx/client";
+import {
+  type ClientHandlers,
+  connectUpstream,
+  type EraStore,
+  targetFingerprint,
+  type UpstreamClient,
+} from "@mcpx/client";
 import type { ServerConfig } from "@mcpx/config";
-import type { HostHooks, Implementation, Logger, LoggingLevel, Registry, UpstreamTarget } from "@mcpx/core";
+import {
+  AuthError,
+  ConfigError,
+  type HostHooks,
+  type Implementation,
+  type Logger,
+  type LoggingLevel,
+  PluginError,
+  type Registry,
+  type UpstreamTarget,
+} from "@mcpx/core";
 import { upstreamTarget } from "./upstream-target.js";
 
 export type UpstreamStatus = "connecting" | "connected" | "failed" | "stopped";
@@ -149,7 +165,9 @@ export class Pool {
       (err: Error) => {
         slot.state.status = "failed";
         slot.state.error = err.message;
-        const retryInMs = this.#retryDelay(slot);
+        // A bad config or unavailable auth will not mend itself by waiting.
+        const fatal = err instanceof ConfigError || err instanceof AuthError || err instanceof PluginError;
+        const retryInMs = fatal ? undefined : this.#retryDelay(slot);
         env.log.warn(`upstream failed to connect: ${err.message}`, { upstream: name });
         env.hooks.lifecycle.call({
           type: "upstream.failed",
@@ -166,10 +184,12 @@ export class Pool {
     const o = this.#opts;
     let target = upstreamTarget(slot.server);
     await o.env.hooks.upstreamConnecting.promise(target);
+    const fingerprint = targetFingerprint(target);
     if (o.authorize) target = await o.authorize(slot.server, target);
     const s = slot.server;
     return connectUpstream({
       target,
+      fingerprint,
       env: o.env,
       settings: s.settings,
       handlers: o.handlers,

@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { loadConfig, type McpxConfig, resolvePlugins, type ServerConfig } from "@mcpx/config";
 import { ConfigError, createHost, createLogger, PluginError, redact } from "@mcpx/core";
-import { BUILTIN_SOURCE, builtinPlugins } from "../builtins.js";
+import { BUILTIN_SOURCE, builtinPlugins } from "@mcpx/daemon";
 import type { MainIO } from "../io.js";
 
 export interface CheckOptions {

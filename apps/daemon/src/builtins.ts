@@ -1,0 +1,34 @@
+import authBasic from "@mcpx/auth-basic";
+import authBearer from "@mcpx/auth-bearer";
+import authEnv from "@mcpx/auth-env";
+import authHeader from "@mcpx/auth-header";
+import authQuery from "@mcpx/auth-query";
+import type { Plugin } from "@mcpx/core";
+import revision20241105 from "@mcpx/revision-2024-11-05";
+import revision20250326 from "@mcpx/revision-2025-03-26";
+import revision20250618 from "@mcpx/revision-2025-06-18";
+import revision20251125 from "@mcpx/revision-2025-11-25";
+import revision20260728 from "@mcpx/revision-2026-07-28";
+import transportStdio from "@mcpx/transport-stdio";
+
+/**
+ * The plugins every mcpx applies before the ones its config lists, in this order: the protocol
+ * revisions, the transports, the auth schemes. A config's own plugins then come on top, as
+ * first-class as these (webpack applies its built-ins the same way).
+ */
+export const builtinPlugins: readonly Plugin<unknown>[] = [
+  revision20241105,
+  revision20250326,
+  revision20250618,
+  revision20251125,
+  revision20260728,
+  transportStdio,
+  authBearer,
+  authBasic,
+  authHeader,
+  authEnv,
+  authQuery,
+] as readonly Plugin<unknown>[];
+
+/** The source recorded for a built-in plugin (host.plugins), where a config's plugin has its spec. */
+export const BUILTIN_SOURCE = "(built-in)";
