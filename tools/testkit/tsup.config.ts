@@ -2,6 +2,7 @@ import { defineConfig } from "tsup";
 
 export default defineConfig({
   entry: ["src/index.ts"],
+  external: [/^@mcpx\//],
   format: ["esm"],
   dts: true,
   sourcemap: true,

@@ -230,6 +230,11 @@ export class UpstreamClient {
         return r;
       },
       spoken: () => this.#env.registry.revisions().map((r) => r.version),
+      agreed: (r, version) => {
+        engine.revision = r;
+        engine.info.version = version;
+        engine.info.capabilities = r.capabilities(installed);
+      },
     };
     const negotiated = await revision.handshake(ctx);
     engine.revision = negotiated.revision;

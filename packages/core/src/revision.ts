@@ -91,6 +91,8 @@ export interface HandshakeContext {
   notify(method: string, params?: JSONObject): Promise<void>;
   /** The registered revision for a version the server chose; throws UnsupportedVersionError if none. */
   resolve(version: string): Revision;
+  /** The version is settled: frames sent from now on (notifications/initialized) are of this revision. */
+  agreed(revision: Revision, version: string): void;
   /** Every registered version, newest first. */
   spoken(): readonly string[];
 }

@@ -29,6 +29,8 @@ export async function initializeHandshake(offered: Revision, ctx: HandshakeConte
     );
   }
   const revision = ctx.resolve(version);
+  // notifications/initialized already speaks the negotiated revision (its MCP-Protocol-Version).
+  ctx.agreed(revision, version);
   await ctx.notify("notifications/initialized");
   const negotiated: Negotiated = {
     revision,

@@ -12,6 +12,13 @@ afterEach(async () => {
   for (const fn of stops.splice(0).reverse()) await fn().catch(() => {});
 });
 
+/** A response as a downstream client reads it. */
+export interface DownstreamResponse {
+  id: string | number | null;
+  result?: JSONObject;
+  error?: { code: number; message: string; data?: unknown };
+}
+
 export interface UpstreamSpec extends ScriptedServerOptions {
   name: string;
   namespace?: string;
@@ -109,7 +116,7 @@ export function stdioClient(gateway: Gateway) {
     /** Sends a request and resolves with its response. */
     async request(method: string, params?: JSONObject, id: string | number = nextId++) {
       input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) })}\n`);
-      return (await waitFor((m) => !("method" in m) && m.id === id)) as JSONObject;
+      return (await waitFor((m) => !("method" in m) && m.id === id)) as unknown as DownstreamResponse;
     },
   };
 }

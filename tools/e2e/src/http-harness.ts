@@ -92,7 +92,7 @@ export function posts(script: HttpScript, method: string): HttpRecord[] {
 }
 
 /** Every request after the first POST of `method` (exclusive). */
-export function after(script: HttpScript, method: string): HttpRecord[] {
+export function requestsAfter(script: HttpScript, method: string): HttpRecord[] {
   const at = script.requests.findIndex((r) => r.frames.some((f) => f.method === method));
   return at === -1 ? [] : script.requests.slice(at + 1);
 }

@@ -1,3 +1,4 @@
+export * from "./cli-harness.js";
 export * from "./gateway-harness.js";
 export * from "./harness.js";
 export * from "./http-harness.js";

@@ -1,5 +1,5 @@
 /** Helpers for 2026-07-28 tests: the _meta of a received frame, and a stand-in newer revision. */
-import type { Revision } from "@mcpx/core";
+import type { HandshakeContext, Revision } from "@mcpx/core";
 import { discoverHandshake, revision as modern } from "@mcpx/revision-2026-07-28";
 import type { Frame } from "@mcpx/testkit";
 
@@ -13,5 +13,5 @@ export function metaOf(frame: Frame | undefined): Record<string, unknown> {
 export const futureRevision: Revision = Object.freeze({
   ...modern,
   version: "2099-01-01",
-  handshake: (ctx) => discoverHandshake(futureRevision, ctx),
+  handshake: (ctx: HandshakeContext) => discoverHandshake(futureRevision, ctx),
 });

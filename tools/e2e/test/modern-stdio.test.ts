@@ -2,6 +2,7 @@ import {
   type ElicitationHandler,
   InvalidResultError,
   MetaKey,
+  type PluginHost,
   RequestTimeoutError,
   ResourceNotFoundError,
   UnsupportedProtocolVersionError,
@@ -350,7 +351,7 @@ describe("2026-07-28 version retry", () => {
     await c.host.use({
       name: "future-revision",
       apiVersion: 1,
-      apply: (h) => h.registerRevision(futureRevision),
+      apply: (h: PluginHost) => h.registerRevision(futureRevision),
     });
     const client = await c.connect();
     expect(client.negotiated.version).toBe("2026-07-28");

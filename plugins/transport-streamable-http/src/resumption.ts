@@ -1,0 +1,91 @@
+/**
+ * Following the SSE stream that answers one POST. When it ends before the response to its request:
+ * with resumption (2025-11-25) it is resumed — wait the server's `retry` (or sseReconnectDelay), GET
+ * with Last-Event-ID, deliver what comes — at most sseReconnectAttempts times in a row without an
+ * event (a server that polls, sending a little each time, is followed as long as it makes progress).
+ * Without resumption (earlier revisions, modern), or with no event id to resume from, the request
+ * fails at once through the sink, so its caller is not left waiting for a deadline.
+ */
+import {
+  ConnectionClosedError,
+  type JSONRPCMessage,
+  type Logger,
+  type RequestId,
+  type RevisionFeatures,
+  type TransportSink,
+  type UpstreamSettings,
+} from "@mcpx/core";
+import { frameMeta, pump, type StreamCursor, sleep } from "./events.js";
+import { answers } from "./frames.js";
+import type { Body, HttpAnswer } from "./http.js";
+
+export interface ResponseStreamParts {
+  upstream: string;
+  log: Logger;
+  sink: TransportSink;
+  settings: UpstreamSettings;
+  /** The request the POST carried; undefined for a notification or response answered with SSE. */
+  requestId: RequestId | undefined;
+  signal: AbortSignal;
+  /** The features in force when the stream breaks (undefined during the handshake). */
+  features(): RevisionFeatures | undefined;
+  /** GET with Last-Event-ID. */
+  resume(lastEventId: string, signal: AbortSignal): Promise<HttpAnswer>;
+  /** Whether an answer is an SSE stream to read. */
+  isStream(res: HttpAnswer): boolean;
+}
+
+export async function followResponseStream(first: Body, parts: ResponseStreamParts): Promise<void> {
+  const { requestId, signal, settings } = parts;
+  const name = requestId === undefined ? "a response stream" : `the response stream of request ${requestId}`;
+  const cursor: StreamCursor = {};
+  let answered = false;
+  const pumpParts = {
+    upstream: parts.upstream,
+    log: parts.log,
+    name,
+    deliver(messages: JSONRPCMessage[], eventId: string | undefined) {
+      for (const msg of messages) parts.sink.message(msg, frameMeta({ kind: "post", requestId }, eventId));
+      if (answers(messages, requestId)) answered = true;
+    },
+  };
+  const fail = (why: string) => {
+    if (requestId !== undefined) {
+      parts.sink.requestFailed(
+        requestId,
+        new ConnectionClosedError(`upstream ${parts.upstream}: ${name} closed before the response${why}`),
+      );
+    }
+  };
+
+  let body: Body | undefined = first;
+  let attempts = 0;
+  for (;;) {
+    const result = body ? await pump(body, cursor, pumpParts) : { progressed: false };
+    if (answered || signal.aborted || requestId === undefined) return;
+    if ("error" in result && result.error) {
+      parts.log.debug(`${name} broke: ${result.error.message}`, { upstream: parts.upstream });
+    }
+    if (!parts.features()?.resumption) return fail("");
+    if (cursor.lastEventId === undefined) {
+      return fail(": it carried no event id, so it cannot be resumed");
+    }
+    attempts = result.progressed ? 1 : attempts + 1;
+    if (attempts > settings.sseReconnectAttempts) {
+      return fail(`, and ${settings.sseReconnectAttempts} attempts to resume it brought nothing`);
+    }
+    if (!(await sleep(cursor.retry ?? settings.sseReconnectDelay, signal))) return;
+    body = undefined;
+    try {
+      const res = await parts.resume(cursor.lastEventId, signal);
+      if (!parts.isStream(res)) {
+        await res.body.dump().catch(() => {});
+        return fail(`, and resuming it was refused (HTTP ${res.status})`);
+      }
+      body = res.body;
+    } catch (err) {
+      if (signal.aborted) return;
+      parts.log.debug(`resuming ${name} failed: ${(err as Error).message}`, { upstream: parts.upstream });
+    }
+  }
+}
