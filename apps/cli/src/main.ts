@@ -4,11 +4,13 @@ import { ConfigError, PluginError } from "@mcpx/core";
 import { Command, CommanderError, Option } from "commander";
 import { call, parseArguments } from "./commands/call.js";
 import { configCheck } from "./commands/config-check.js";
+import { eventsCommand, serveCommand, statusCommand, stdioCommand } from "./commands/daemon.js";
 import { eraForget, eraShow } from "./commands/era.js";
 import { pluginsList } from "./commands/plugins.js";
 import { getPrompt, listKind, readResource } from "./commands/resources.js";
 import { toolsList } from "./commands/tools.js";
 import { type MainIO, processIO } from "./io.js";
+import type { CommonOptions } from "./one-shot.js";
 
 export const EXIT_OK = 0;
 /** Something went wrong that is not the config's fault. */
@@ -33,6 +35,24 @@ function common(cmd: Command): Command {
       new Option("-c, --config <file>", "the config file").default(DEFAULT_CONFIG, `./${DEFAULT_CONFIG}`),
     )
     .option("--json", "print machine-readable JSON");
+}
+
+/** The options of the commands that connect to the upstreams themselves (one-shot, without a daemon). */
+function upstreams(cmd: Command): Command {
+  return cmd
+    .option(
+      "--state-dir <dir>",
+      "where era records are kept (default: the config's stateDir, else $XDG_STATE_HOME/mcpx)",
+    )
+    .addOption(
+      new Option("--log-level <level>", "log to stderr from this level on").choices([
+        "debug",
+        "info",
+        "warn",
+        "error",
+        "silent",
+      ]),
+    );
 }
 
 /** Runs the command line `argv` (without node and the script) and resolves to its exit code. */
@@ -63,19 +83,40 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
   const run = (fn: () => Promise<number>) => async () => {
     exitCode = await fn();
   };
-  type Common = { config: string; json?: boolean };
+  type Common = CommonOptions;
+
+  common(
+    program.command("serve").description("run the gateway: MCP at http://<listen.host>:<listen.port>/mcp"),
+  )
+    .option("--host <host>", "the address to bind (default: the config's listen.host, 127.0.0.1)")
+    .option("--port <port>", "the port (default: the config's listen.port, 7333)")
+    .option("--state-dir <dir>", "where era records are kept")
+    .action((opts: Common & { host?: string; port?: string; stateDir?: string }) =>
+      run(() => serveCommand(opts, io))(),
+    );
+  common(program.command("stdio").description("serve one MCP client on stdin and stdout"))
+    .option("--state-dir <dir>", "where era records are kept")
+    .action((opts: Common & { stateDir?: string }) => run(() => stdioCommand(opts, io))());
+  common(program.command("status").description("the running daemon's upstreams and clients")).action(
+    (opts: Common) => run(() => statusCommand(opts, io))(),
+  );
+  common(program.command("events").description("the running daemon's lifecycle events"))
+    .option("-f, --follow", "keep printing new events")
+    .action((opts: Common & { follow?: boolean }) => run(() => eventsCommand(opts, io))());
 
   const tools = program.command("tools").description("the tools of the configured servers");
-  common(tools.command("list").description("list each server's revision, transport and tools"))
+  upstreams(common(tools.command("list").description("list each server's revision, transport and tools")))
     .option("-s, --server <name>", "only this server")
     .action((opts: Common & { server?: string }) => run(() => toolsList(opts, io))());
 
-  common(
-    program
-      .command("call")
-      .description("call a tool by the name mcpx exposes it under")
-      .argument("<tool>", "the tool, e.g. everything__echo")
-      .argument("[arguments]", "the arguments as a JSON object"),
+  upstreams(
+    common(
+      program
+        .command("call")
+        .description("call a tool by the name mcpx exposes it under")
+        .argument("<tool>", "the tool, e.g. everything__echo")
+        .argument("[arguments]", "the arguments as a JSON object"),
+    ),
   )
     .option("-a, --arg <key=value...>", "an argument (the value is parsed as JSON when it is JSON)")
     .action((tool: string, json: string | undefined, opts: Common & { arg?: string[] }) =>
@@ -83,26 +124,28 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
     );
 
   const resources = program.command("resources").description("the resources of the configured servers");
-  common(resources.command("list").description("list resources (mcpx:// URIs)")).action((opts: Common) =>
-    run(() => listKind("resources", opts, io))(),
+  upstreams(common(resources.command("list").description("list resources (mcpx:// URIs)"))).action(
+    (opts: Common) => run(() => listKind("resources", opts, io))(),
   );
-  common(resources.command("templates").description("list resource templates")).action((opts: Common) =>
-    run(() => listKind("resourceTemplates", opts, io))(),
+  upstreams(common(resources.command("templates").description("list resource templates"))).action(
+    (opts: Common) => run(() => listKind("resourceTemplates", opts, io))(),
   );
-  common(
-    resources.command("read").description("read a resource").argument("<uri>", "its mcpx:// URI"),
+  upstreams(
+    common(resources.command("read").description("read a resource").argument("<uri>", "its mcpx:// URI")),
   ).action((uri: string, opts: Common) => run(() => readResource(uri, opts, io))());
 
   const prompts = program.command("prompts").description("the prompts of the configured servers");
-  common(prompts.command("list").description("list prompts")).action((opts: Common) =>
+  upstreams(common(prompts.command("list").description("list prompts"))).action((opts: Common) =>
     run(() => listKind("prompts", opts, io))(),
   );
-  common(
-    prompts
-      .command("get")
-      .description("get a prompt")
-      .argument("<name>", "the prompt, e.g. everything__simple_prompt")
-      .argument("[arguments]", "the arguments as a JSON object"),
+  upstreams(
+    common(
+      prompts
+        .command("get")
+        .description("get a prompt")
+        .argument("<name>", "the prompt, e.g. everything__simple_prompt")
+        .argument("[arguments]", "the arguments as a JSON object"),
+    ),
   )
     .option("-a, --arg <key=value...>", "an argument")
     .action((name: string, json: string | undefined, opts: Common & { arg?: string[] }) =>

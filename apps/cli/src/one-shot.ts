@@ -3,12 +3,17 @@
  * every upstream (concurrently; a dead one does not hold up the rest), run, and disconnect.
  */
 import * as path from "node:path";
+import { type LogLevel, redact } from "@mcpx/core";
 import { loadRuntime, type Runtime } from "@mcpx/daemon";
 import type { MainIO } from "./io.js";
 
 export interface CommonOptions {
   config: string;
   json?: boolean;
+  /** Where era records are kept (`--state-dir`); the config's stateDir, or the XDG default, otherwise. */
+  stateDir?: string;
+  /** How much to log to stderr (`--log-level`); error by default. */
+  logLevel?: LogLevel;
 }
 
 export async function withUpstreams<T>(
@@ -20,14 +25,20 @@ export async function withUpstreams<T>(
     configFile: path.resolve(io.cwd ?? process.cwd(), opts.config),
     ...(io.env ? { env: io.env } : {}),
     writeLog: (line) => io.stderr(`${line}\n`),
-    // Upstream chatter is not what a listing command is for.
-    logLevel: "error",
+    // Upstream chatter is not what a listing command is for, unless asked.
+    logLevel: opts.logLevel ?? "error",
+    ...(opts.stateDir ? { stateDir: path.resolve(io.cwd ?? process.cwd(), opts.stateDir) } : {}),
     oneShot: true,
   });
   rt.gateway.start();
   try {
     await rt.gateway.pool.settled();
     return await run(rt);
+  } catch (err) {
+    // An upstream's error may quote a credential (or name a URL that holds one): redacted as the
+    // log is, before main prints it. config.secrets has what auth produced too.
+    if (err instanceof Error) err.message = redact(err.message, rt.config.secrets);
+    throw err;
   } finally {
     await rt.gateway.stop();
   }

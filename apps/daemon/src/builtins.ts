@@ -9,7 +9,9 @@ import revision20250326 from "@mcpx/revision-2025-03-26";
 import revision20250618 from "@mcpx/revision-2025-06-18";
 import revision20251125 from "@mcpx/revision-2025-11-25";
 import revision20260728 from "@mcpx/revision-2026-07-28";
+import transportHttpSse from "@mcpx/transport-http-sse";
 import transportStdio from "@mcpx/transport-stdio";
+import transportStreamableHttp from "@mcpx/transport-streamable-http";
 
 /**
  * The plugins every mcpx applies before the ones its config lists, in this order: the protocol
@@ -23,6 +25,8 @@ export const builtinPlugins: readonly Plugin<unknown>[] = [
   revision20251125,
   revision20260728,
   transportStdio,
+  transportStreamableHttp,
+  transportHttpSse,
   authBearer,
   authBasic,
   authHeader,

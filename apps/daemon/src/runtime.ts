@@ -4,9 +4,17 @@
  * build the gateway with the era store in the state directory.
  */
 import * as path from "node:path";
-import { applyAuth, type ClientHandlers } from "@mcpx/client";
+import { applyAuth, type ClientHandlers, checkAuth } from "@mcpx/client";
 import { type Env, loadConfig, type McpxConfig, resolvePlugins } from "@mcpx/config";
-import { createHost, createLogger, type Host, type LogLevel } from "@mcpx/core";
+import {
+  AuthError,
+  ConfigError,
+  createHost,
+  createLogger,
+  type Host,
+  type LogLevel,
+  redact,
+} from "@mcpx/core";
 import { FileEraStore, Gateway } from "@mcpx/gateway";
 import { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
 
@@ -41,6 +49,7 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
   });
   for (const plugin of builtinPlugins) await host.use(plugin, undefined, BUILTIN_SOURCE);
   await resolvePlugins(config, host);
+  checkAuthTypes(config, host);
   const eraStore = new FileEraStore(opts.stateDir ?? config.stateDir);
   const roots = config.roots;
   const handlers: ClientHandlers = {
@@ -50,7 +59,14 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
   };
   const gateway = new Gateway({
     servers: Object.values(config.servers),
-    env: host,
+    // What the pool publishes (an upstream's error in its state and lifecycle events) is redacted
+    // as the logger's lines are.
+    env: {
+      registry: host.registry,
+      hooks: host.hooks,
+      log: host.log,
+      redact: (text: string) => redact(text, secrets),
+    },
     handlers,
     eraStore,
     // Credentials are added at connect time; the values they produce join the logger's secrets.
@@ -62,4 +78,27 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...(opts.oneShot ? { reconnect: false } : {}),
   });
   return { config, host, gateway, eraStore };
+}
+
+/**
+ * Every server's auth, checked once its plugins are in: an unknown type or options its scheme
+ * refuses are config errors (all of them at once, each naming the server). OAuth is not one: that
+ * upstream alone is refused when it connects, and the others still run.
+ */
+function checkAuthTypes(config: McpxConfig, host: Host): void {
+  const problems: string[] = [];
+  for (const server of Object.values(config.servers)) {
+    if (server.disabled) continue;
+    try {
+      checkAuth(host.registry, server);
+    } catch (err) {
+      if (err instanceof ConfigError) problems.push(...err.problems);
+      else if (!(err instanceof AuthError)) throw err;
+    }
+  }
+  if (problems.length > 0) {
+    const summary =
+      problems.length === 1 ? problems[0] : `${problems.length} problems: ${problems.join("; ")}`;
+    throw new ConfigError(`${config.path ?? "(config)"}: ${summary}`, problems);
+  }
 }

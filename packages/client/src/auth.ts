@@ -61,20 +61,7 @@ export async function applyAuth(
 ): Promise<AppliedAuth> {
   const { name, auth } = server;
   if (auth === undefined) return { target, secrets: [] };
-  const { type, ...options } = auth;
-  const at = (...keys: string[]) => formatKeyPath(["servers", name, "auth", ...keys]);
-  if (typeof type !== "string" || type === "") {
-    throw new ConfigError(
-      `${at("type")}: ${type === undefined ? "is required" : "must be a non-empty string"}`,
-    );
-  }
-  const scheme = registry.authScheme(type) ?? refuse(registry, name, type, at("type"));
-
-  const validate = validator(scheme, name);
-  if (validate && !validate(options)) {
-    const problems = describeSchemaErrors(validate.errors, at());
-    throw new ConfigError(problems.join("; "), problems);
-  }
+  const { type, scheme, options } = resolveScheme(registry, name, auth);
 
   const secrets = new Set<string>();
   collectStrings(options, secrets);
@@ -89,6 +76,38 @@ export async function applyAuth(
     throw redacted(err, [...secrets], name, type);
   }
   return merge(effect, target, { name, type, secrets });
+}
+
+/**
+ * Checks `server.auth` without applying it, as the config is loaded: the same ConfigError as
+ * applyAuth for an unknown type (naming the server and the type, listing the installed ones) or
+ * options that fail the scheme's schema, and the same AuthError for `type: "oauth"`. What a scheme
+ * itself refuses (it sees the target) is left to applyAuth.
+ */
+export function checkAuth(registry: Registry, server: { name: string; auth?: AuthConfig | undefined }): void {
+  if (server.auth !== undefined) resolveScheme(registry, server.name, server.auth);
+}
+
+/** The scheme `auth.type` names, with the options checked against its optionsSchema. */
+function resolveScheme(
+  registry: Registry,
+  name: string,
+  auth: AuthConfig,
+): { type: string; scheme: AuthScheme; options: Record<string, unknown> } {
+  const { type, ...options } = auth;
+  const at = (...keys: string[]) => formatKeyPath(["servers", name, "auth", ...keys]);
+  if (typeof type !== "string" || type === "") {
+    throw new ConfigError(
+      `${at("type")}: ${type === undefined ? "is required" : "must be a non-empty string"}`,
+    );
+  }
+  const scheme = registry.authScheme(type) ?? refuse(registry, name, type, at("type"));
+  const validate = validator(scheme, name);
+  if (validate && !validate(options)) {
+    const problems = describeSchemaErrors(validate.errors, at());
+    throw new ConfigError(problems.join("; "), problems);
+  }
+  return { type, scheme, options };
 }
 
 /** No scheme answers to `type`: OAuth is not there yet, anything else is a config error. */

@@ -31,6 +31,11 @@ interface Entry {
   uri: string | undefined;
 }
 
+/** Where a private entry of one authorization context is kept. */
+function privateKey(key: string, auth: string): string {
+  return `${key}\u0000private\u0000${auth}`;
+}
+
 export class ResultCache {
   readonly #entries = new Map<string, Entry>();
   readonly #now: () => number;
@@ -47,14 +52,18 @@ export class ResultCache {
     return `${method}\u0000${cursor}\u0000${uri}`;
   }
 
+  /** The caller's own private entry for `key`, or else the public one. */
   get(key: string, auth: string): Result | undefined {
-    const e = this.#entries.get(key);
+    return this.#fresh(privateKey(key, auth)) ?? this.#fresh(key);
+  }
+
+  #fresh(k: string): Result | undefined {
+    const e = this.#entries.get(k);
     if (!e) return undefined;
     if (this.#now() >= e.expires) {
-      this.#entries.delete(key);
+      this.#entries.delete(k);
       return undefined;
     }
-    if (e.scope === "private" && e.auth !== auth) return undefined;
     return structuredClone(e.result);
   }
 
@@ -62,10 +71,14 @@ export class ResultCache {
     if (result.resultType === "input_required") return;
     const ttl = typeof result.ttlMs === "number" && result.ttlMs > 0 ? result.ttlMs : 0;
     if (ttl === 0) return;
-    this.#entries.set(key, {
+    const scope = result.cacheScope === "public" ? "public" : "private";
+    // A private entry is kept per authorization context, so one context's read never takes the
+    // place of another's; a newer answer for the key supersedes its public entry either way.
+    if (scope === "private") this.#entries.delete(key);
+    this.#entries.set(scope === "private" ? privateKey(key, auth) : key, {
       result: structuredClone(result),
       expires: this.#now() + ttl,
-      scope: result.cacheScope === "public" ? "public" : "private",
+      scope,
       auth,
       method,
       uri: typeof params?.uri === "string" ? params.uri : undefined,

@@ -154,6 +154,11 @@ export class UpstreamClient {
       capabilities: () => this.#negotiated?.serverCapabilities ?? {},
       request: (params, opts) => this.#engine.request("subscriptions/listen", params, opts),
       cancel: (id) => this.#engine.cancel(id, "subscription replaced"),
+      release: (id) =>
+        this.#engine.release(
+          id,
+          new ConnectionClosedError(`upstream ${target.name}: the server ended the listen`),
+        ),
       warn: (message) => this.#warn(message),
       closed: () => this.#closed,
     });
@@ -267,12 +272,15 @@ export class UpstreamClient {
       const hit = this.#cache.get(cacheKey, auth);
       if (hit) return hit;
     }
+    const rounds = { retried: false };
     const result =
       method === "tools/call" && this.#mirrorsParams()
         ? await this.#callTool(params, opts)
-        : await this.#rounds(method, params, opts);
+        : await this.#rounds(method, params, opts, rounds);
     if (method === "tools/list" && this.#mirrorsParams()) this.#screenTools(result);
-    if (cacheKey) this.#cache.set(cacheKey, method, params, result, auth);
+    // The answer to a retry carrying inputResponses or requestState depends on inputs that are not
+    // part of the key: it is never cached, whatever ttlMs it carries.
+    if (cacheKey && !rounds.retried) this.#cache.set(cacheKey, method, params, result, auth);
     return result;
   }
 
@@ -321,14 +329,17 @@ export class UpstreamClient {
   }
 
   #relistTools(opts: RequestOptions): Promise<unknown> {
-    this.#listingTools ??= this.list("tools/list", "tools", undefined, {
+    if (this.#listingTools) return this.#listingTools;
+    // Before listing, not after: the first page is looked up in the cache as the list starts, and a
+    // cached list is the very schema the server just said is out of date.
+    this.#cache.invalidate("notifications/tools/list_changed", {});
+    this.#listingTools = this.list("tools/list", "tools", undefined, {
       ...(opts.signal ? { signal: opts.signal } : {}),
     })
       .catch((err: Error) => this.#log.warn("could not list tools for x-mcp-header", { error: err.message }))
       .finally(() => {
         this.#listingTools = undefined;
       });
-    this.#cache.invalidate("notifications/tools/list_changed", {});
     return this.#listingTools;
   }
 
@@ -348,9 +359,15 @@ export class UpstreamClient {
   }
 
   /** The rounds of one request: input_required is fulfilled and the request sent again. */
-  async #rounds(method: string, params: JSONObject | undefined, opts: RequestOptions): Promise<Result> {
+  async #rounds(
+    method: string,
+    params: JSONObject | undefined,
+    opts: RequestOptions,
+    trace: { retried: boolean } = { retried: false },
+  ): Promise<Result> {
     let current = params;
     for (let round = 0; ; round++) {
+      if (round > 0) trace.retried = true;
       const result = await this.#send(method, current, opts);
       if (resultKind(method, result) === "complete" || !this.revision.features.inputRequired) return result;
       if (round + 1 >= this.settings.maxInputRounds) {
@@ -364,6 +381,7 @@ export class UpstreamClient {
         version: this.#engine.info.version,
         signal: opts.signal ?? new AbortController().signal,
         related: params === undefined ? { method } : { method, params },
+        ...(opts.context === undefined ? {} : { caller: opts.context }),
       });
       current = { ...params, inputResponses: responses };
       if (typeof result.requestState === "string") current.requestState = result.requestState;
@@ -519,7 +537,11 @@ export class UpstreamClient {
         );
         return;
       }
-      this.#serverRequests.handle(msg);
+      const via = meta.via;
+      this.#serverRequests.handle(
+        msg,
+        this.#engine.relatedTo(via.kind === "post" ? via.requestId : undefined),
+      );
       return;
     }
     const params = msg.params ?? {};

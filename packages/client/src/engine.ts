@@ -46,6 +46,8 @@ export interface RequestOptions {
   authContext?: string;
   /** Told the JSON-RPC id the request was given, before it is sent. */
   onId?: (id: RequestId) => void;
+  /** Opaque to mcpx: handed to the handlers of any question the server asks about this request. */
+  context?: unknown;
 }
 
 interface Pending {
@@ -64,6 +66,7 @@ interface Pending {
   abort: AbortController;
   cancellable: boolean;
   cleanup: (() => void) | undefined;
+  context: unknown;
 }
 
 export interface EngineParts {
@@ -127,6 +130,7 @@ export class RequestEngine {
         abort: new AbortController(),
         cancellable: opts.cancellable ?? true,
         cleanup: undefined,
+        context: opts.context,
       };
       this.#pending.set(id, pending);
       if (progressToken !== undefined) this.#byProgressToken.set(progressToken, pending);
@@ -274,6 +278,18 @@ export class RequestEngine {
     return true;
   }
 
+  /**
+   * Lets go of a request the server ended by other means (a listen it tore down with
+   * notifications/cancelled): settled, its response stream closed, and nothing sent for it.
+   */
+  release(id: RequestId, err: Error): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#settle(id, pending);
+    pending.abort.abort();
+    pending.reject(err);
+  }
+
   /** The answer to this request can no longer arrive. */
   fail(id: RequestId, err: Error): void {
     const pending = this.#pending.get(id);
@@ -300,5 +316,21 @@ export class RequestEngine {
   /** The method of a request in flight (to relate a server request to it). */
   methodOf(id: RequestId): string | undefined {
     return this.#pending.get(id)?.method;
+  }
+
+  /**
+   * The request a server's question belongs to: the one whose response stream it came on, else the
+   * only request in flight that carries a caller context (stdio says nothing about relations).
+   */
+  relatedTo(streamOf: RequestId | undefined): { method: string; context: unknown } | undefined {
+    const own = streamOf === undefined ? undefined : this.#pending.get(streamOf);
+    if (own) return { method: own.method, context: own.context };
+    let only: Pending | undefined;
+    for (const p of this.#pending.values()) {
+      if (p.context === undefined) continue;
+      if (only) return undefined;
+      only = p;
+    }
+    return only ? { method: only.method, context: only.context } : undefined;
   }
 }

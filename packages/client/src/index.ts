@@ -1,4 +1,4 @@
-export { type AppliedAuth, type AuthConfig, applyAuth, OAUTH_NOT_AVAILABLE } from "./auth.js";
+export { type AppliedAuth, type AuthConfig, applyAuth, checkAuth, OAUTH_NOT_AVAILABLE } from "./auth.js";
 export { CACHEABLE, ResultCache } from "./cache.js";
 export { type ConnectOptions, connectUpstream, targetFingerprint } from "./connect.js";
 export {

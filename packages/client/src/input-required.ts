@@ -22,6 +22,8 @@ export interface InputScope {
   version: string;
   signal: AbortSignal;
   related: { method: string; params?: JSONObject };
+  /** RequestOptions.context of the request that got input_required. */
+  caller?: unknown;
 }
 
 export async function fulfilInputRequests(
@@ -39,6 +41,7 @@ export async function fulfilInputRequests(
     signal: scope.signal,
     related: scope.related,
   };
+  if (scope.caller !== undefined) ctx.caller = scope.caller;
   // One at a time: a person may be answering them.
   for (const [key, value] of Object.entries(inputRequests as Record<string, unknown>)) {
     const req = value as { method?: unknown; params?: JSONObject } | null;

@@ -16,6 +16,7 @@ import {
   type RequestId,
   type Revision,
   resultResponse,
+  type ServerRequestContext,
 } from "@mcpx/core";
 import { answerElicitation } from "./elicitation.js";
 import { type ClientHandlers, installedHandlers } from "./handlers.js";
@@ -39,10 +40,10 @@ export class ServerRequests {
     this.#scope = scope;
   }
 
-  handle(req: JSONRPCRequest): void {
+  handle(req: JSONRPCRequest, related?: { method: string; context: unknown }): void {
     const abort = new AbortController();
     this.#running.set(req.id, abort);
-    this.#answer(req, abort.signal)
+    this.#answer(req, abort.signal, related)
       .then((result) => resultResponse(req.id, result))
       .catch((err: unknown) => {
         const e = err instanceof McpxError ? err : new InternalError((err as Error)?.message ?? String(err));
@@ -69,11 +70,19 @@ export class ServerRequests {
     this.#running.clear();
   }
 
-  async #answer(req: JSONRPCRequest, signal: AbortSignal): Promise<JSONObject> {
+  async #answer(
+    req: JSONRPCRequest,
+    signal: AbortSignal,
+    related: { method: string; context: unknown } | undefined,
+  ): Promise<JSONObject> {
     const s = this.#scope;
     const revision = s.revision();
     const params = req.params ?? {};
-    const ctx = { upstream: s.upstream, version: s.version(), signal };
+    const ctx: ServerRequestContext = { upstream: s.upstream, version: s.version(), signal };
+    if (related) {
+      ctx.related = { method: related.method };
+      if (related.context !== undefined) ctx.caller = related.context;
+    }
     switch (req.method) {
       case "ping":
         return {};

@@ -30,6 +30,8 @@ export interface ListenScope {
   request(params: JSONObject, opts: RequestOptions): Promise<Result>;
   /** Ends a listen by the revision's rule: closes its stream (HTTP) or notifications/cancelled (stdio). */
   cancel(id: RequestId): void;
+  /** Lets go of a listen the server ended: no longer pending, its stream closed, nothing sent. */
+  release(id: RequestId): void;
   warn(message: string): void;
   closed(): boolean;
 }
@@ -154,7 +156,12 @@ export class Subscriptions {
   #serverEnded(stream: Stream, why: string): void {
     if (stream.ended || this.#current !== stream) return;
     stream.ended = true;
-    if (stream.id !== undefined) this.#stale.add(stream.id);
+    if (stream.id !== undefined) {
+      this.#stale.add(stream.id);
+      // Ended by notifications/cancelled, the request is still pending and its HTTP stream open: no
+      // response will come, so neither is kept (a request the server answered is not pending).
+      this.#scope.release(stream.id);
+    }
     this.#current = undefined;
     if (this.#stopped || this.#scope.closed()) return;
     this.#scope.log.debug("subscriptions/listen ended; reopening", { reason: why });

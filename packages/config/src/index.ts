@@ -2,7 +2,7 @@ export { type Expansion, expandEnv } from "./env.js";
 export { JsonSyntaxError, parseJson } from "./json.js";
 export {
   DEFAULT_LISTEN,
-  DEFAULT_STATE_DIR,
+  defaultStateDir,
   type Env,
   type LoadOptions,
   loadConfig,

@@ -3,6 +3,7 @@
  * validate (every problem at once, each naming its key path), apply defaults.
  */
 import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, DEFAULT_UPSTREAM_SETTINGS, type UpstreamSettings } from "@mcpx/core";
 import { expandEnv } from "./env.js";
@@ -36,7 +37,17 @@ export const DEFAULT_LISTEN = Object.freeze({
   path: "/mcp",
   maxBodyBytes: 4 * 1024 * 1024,
 });
-export const DEFAULT_STATE_DIR = ".mcpx-state";
+/**
+ * Where era records live when the config names no `stateDir` (XDG Base Directory): $XDG_STATE_HOME/mcpx,
+ * or ~/.local/state/mcpx when XDG_STATE_HOME is unset, empty or relative (the spec says to ignore a
+ * relative one). `env` is where the variables are read (process.env by default).
+ */
+export function defaultStateDir(env: Env = process.env): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mcpx");
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
+  return path.join(home, ".local", "state", "mcpx");
+}
 
 /** Reads and loads a config file. Throws ConfigError, whose message starts with the file's path. */
 export async function loadConfig(file: string, options: LoadOptions = {}): Promise<McpxConfig> {
@@ -80,7 +91,13 @@ export function parseConfig(input: string | object, options: ParseOptions = {}):
 
   const configPath = options.path === undefined ? undefined : path.resolve(options.path);
   const configDir = configPath === undefined ? process.cwd() : path.dirname(configPath);
-  return normalise(expansion.value as McpxConfigFile, configPath, configDir, expansion.expanded);
+  return normalise(
+    expansion.value as McpxConfigFile,
+    configPath,
+    configDir,
+    expansion.expanded,
+    options.env ?? process.env,
+  );
 }
 
 function configError(label: string, problems: string[], cause?: unknown): ConfigError {
@@ -121,6 +138,7 @@ function normalise(
   configPath: string | undefined,
   configDir: string,
   expanded: string[],
+  env: Env,
 ): McpxConfig {
   const upstream = upstreamSettings(file.upstream);
   const secrets = new Set(expanded);
@@ -141,7 +159,7 @@ function normalise(
     servers,
     plugins: (file.plugins ?? []).map(normalisePlugin),
     roots: file.roots ?? [],
-    stateDir: path.resolve(configDir, file.stateDir ?? DEFAULT_STATE_DIR),
+    stateDir: file.stateDir === undefined ? defaultStateDir(env) : path.resolve(configDir, file.stateDir),
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
     secrets: [...secrets],
   };

@@ -181,7 +181,8 @@ export const configSchema = {
     stateDir: {
       type: "string",
       minLength: 1,
-      description: "Where mcpx keeps its state (era cache), relative to this file (default .mcpx-state)",
+      description:
+        "Where mcpx keeps its state (era records), relative to this file (default $XDG_STATE_HOME/mcpx, else ~/.local/state/mcpx)",
     },
     log: {
       type: "object",

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { ConfigError, DEFAULT_UPSTREAM_SETTINGS } from "@mcpx/core";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configSchema, loadConfig, parseConfig } from "../src/index.js";
+import { configSchema, defaultStateDir, loadConfig, parseConfig } from "../src/index.js";
 
 const everything = { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] };
 
@@ -240,7 +240,7 @@ describe("config", () => {
     expect(config.plugins).toEqual([]);
     expect(config.roots).toEqual([]);
     expect(config.configDir).toBe(path.resolve("/etc/mcpx"));
-    expect(config.stateDir).toBe(path.resolve("/etc/mcpx/.mcpx-state"));
+    expect(config.stateDir).toBe(defaultStateDir());
     expect(config.servers.everything).toEqual({
       name: "everything",
       kind: "command",
@@ -253,6 +253,26 @@ describe("config", () => {
       tools: {},
       settings: DEFAULT_UPSTREAM_SETTINGS,
     });
+  });
+
+  it("config/state-dir-xdg", () => {
+    const at = { path: "/etc/mcpx/mcpx.json" };
+    const stateDir = (file: object, env: Record<string, string>) =>
+      parseConfig({ servers: {}, ...file }, { ...at, env }).stateDir;
+    expect(stateDir({}, { XDG_STATE_HOME: "/var/state", HOME: "/home/ada" })).toBe(
+      path.resolve("/var/state/mcpx"),
+    );
+    expect(stateDir({}, { HOME: "/home/ada" })).toBe(path.resolve("/home/ada/.local/state/mcpx"));
+    expect(stateDir({}, { XDG_STATE_HOME: "", HOME: "/home/ada" })).toBe(
+      path.resolve("/home/ada/.local/state/mcpx"),
+    );
+    expect(stateDir({}, { XDG_STATE_HOME: "relative", HOME: "/home/ada" })).toBe(
+      path.resolve("/home/ada/.local/state/mcpx"),
+    );
+    expect(stateDir({ stateDir: "state" }, { XDG_STATE_HOME: "/var/state" })).toBe(
+      path.resolve("/etc/mcpx/state"),
+    );
+    expect(stateDir({ stateDir: "/srv/mcpx" }, {})).toBe(path.resolve("/srv/mcpx"));
   });
 
   it("config/server-settings-merge-global-and-server-timeouts", () => {

@@ -10,6 +10,11 @@ export interface ServerRequestContext {
   signal: AbortSignal;
   /** The request of mcpx's that the question belongs to, when the server said so. */
   related?: { method: string; params?: JSONObject };
+  /**
+   * Whatever the caller of that request passed as RequestOptions.context (the gateway passes the
+   * downstream call, so a question can be forwarded to the client that caused it).
+   */
+  caller?: unknown;
 }
 
 export interface ElicitationHandler {

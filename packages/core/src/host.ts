@@ -32,6 +32,7 @@ export function createHost(options: { log?: Logger } = {}): Host {
     registerAuthScheme: (a) => registry.addAuthScheme(a, pluginName),
     registerElicitationHandler: (h) => registry.addElicitationHandler(h, pluginName),
     registerSamplingHandler: (h) => registry.addSamplingHandler(h, pluginName),
+    registerControlRoute: (r) => registry.addControlRoute(r, pluginName),
     emit: (event) => hooks.lifecycle.call(event),
     warn: (w) => {
       hooks.serverWarning.call(w);
@@ -41,6 +42,8 @@ export function createHost(options: { log?: Logger } = {}): Host {
 
   const host: Host = {
     ...scoped("(host)"),
+    // The host's own lines carry no plugin name.
+    log,
     plugins: applied,
     async use(plugin, pluginOptions, source) {
       const label = source ?? (isPlugin(plugin) ? plugin.name : "(anonymous)");

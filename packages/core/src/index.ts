@@ -1,4 +1,5 @@
 export * from "./auth.js";
+export * from "./control.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./handlers.js";

@@ -3,6 +3,7 @@
  * `optionsSchema`) before `apply`, and names the plugin in anything it throws.
  */
 import type { AuthScheme } from "./auth.js";
+import type { ControlRoute } from "./control.js";
 import type { LifecycleEvent } from "./events.js";
 import type { ElicitationHandler, SamplingHandler } from "./handlers.js";
 import type { HostHooks, ServerWarning } from "./hooks.js";
@@ -35,6 +36,8 @@ export interface PluginHost {
   registerAuthScheme(scheme: AuthScheme): void;
   registerElicitationHandler(handler: ElicitationHandler): void;
   registerSamplingHandler(handler: SamplingHandler): void;
+  /** Adds a route to the daemon's control API (under /.mcpx/). */
+  registerControlRoute(route: ControlRoute): void;
   /** Publishes a lifecycle event (the `lifecycle` hook). */
   emit(event: LifecycleEvent): void;
   /** Reports a server warning: the `serverWarning` hook and a `server.warning` event. */

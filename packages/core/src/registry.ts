@@ -1,5 +1,6 @@
 /** What plugins register: revisions, transports, auth schemes and the handlers of server requests. */
 import type { AuthScheme } from "./auth.js";
+import type { ControlRoute } from "./control.js";
 import { PluginError } from "./errors.js";
 import type { ElicitationHandler, SamplingHandler } from "./handlers.js";
 import type { Era, Revision } from "./revision.js";
@@ -11,6 +12,7 @@ export class Registry {
   readonly #auth = new Map<string, AuthScheme>();
   readonly #elicitation: ElicitationHandler[] = [];
   readonly #sampling: SamplingHandler[] = [];
+  readonly #routes: ControlRoute[] = [];
   /** Which plugin registered what, for errors that name both sides of a clash. */
   readonly #owner = new Map<string, string>();
 
@@ -45,6 +47,15 @@ export class Registry {
   addSamplingHandler(handler: SamplingHandler, plugin = "(host)"): void {
     this.#claim(`sampling handler ${handler.name}`, plugin);
     this.#sampling.push(handler);
+  }
+
+  addControlRoute(route: ControlRoute, plugin = "(host)"): void {
+    this.#claim(`control route ${route.method} ${route.path}`, plugin);
+    this.#routes.push(route);
+  }
+
+  controlRoutes(): readonly ControlRoute[] {
+    return this.#routes;
   }
 
   revision(version: string): Revision | undefined {

@@ -48,6 +48,7 @@ export class Catalog {
   readonly #log: Logger;
   readonly #lists = new Map<string, Lists>();
   readonly #filters = new Map<string, (name: string) => boolean>();
+  #generation = 0;
 
   constructor(pool: Pool, namespaces: Namespaces, log: Logger) {
     this.#pool = pool;
@@ -64,8 +65,17 @@ export class Catalog {
     return this.#ns;
   }
 
+  /**
+   * Changes whenever a list may have changed (an invalidation, a failed fetch), so what is derived
+   * from the lists (the HTTP server's x-mcp-header index) is rebuilt only then.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
   /** Forgets an upstream's lists (all, or some kinds). */
   invalidate(server: string, kinds?: readonly ListKind[]): void {
+    this.#generation++;
     if (!kinds) {
       this.#lists.delete(server);
       return;
@@ -116,6 +126,7 @@ export class Catalog {
       // A failed list is not kept: the next ask tries again.
       pending.catch(() => {
         if (lists?.[kind] === pending) delete lists[kind];
+        this.#generation++;
       });
     }
     try {

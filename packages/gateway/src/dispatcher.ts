@@ -120,7 +120,8 @@ export class Dispatcher {
 
   /** Cancellation and progress travel with the call; the caller's authorization context keys private caching. */
   #options(ctx: CallContext): RequestOptions {
-    const opts: RequestOptions = { signal: ctx.signal, authContext: ctx.peer.authContext };
+    // The call context travels with the request, so a question the upstream asks can go back to this caller.
+    const opts: RequestOptions = { signal: ctx.signal, authContext: ctx.peer.authContext, context: ctx };
     if (ctx.progressToken !== undefined) {
       const token = ctx.progressToken;
       opts.onProgress = ({ progressToken: _upstreamToken, ...rest }) =>

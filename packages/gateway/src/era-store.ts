@@ -3,7 +3,8 @@
  * target, written atomically (a temporary file renamed over the old one) so a crash never leaves a
  * half-written file. Records hold no credentials: revision, transport, time.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { EraStore } from "@mcpx/client";
 import type { EraRecord } from "@mcpx/core";
@@ -12,23 +13,45 @@ export interface StoredEra extends EraRecord {
   fingerprint: string;
 }
 
+/** Read-modify-write queues by file: every FileEraStore of one file in this process takes turns. */
+const queues = new Map<string, Promise<unknown>>();
+
 export class FileEraStore implements EraStore {
   readonly file: string;
-  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly stateDir: string) {
     this.file = join(stateDir, "eras.json");
   }
 
+  /** Every record; a damaged file (or a damaged record in it) is as good as none. */
   async all(): Promise<Record<string, StoredEra>> {
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(await readFile(this.file, "utf8")) as { eras?: Record<string, StoredEra> };
-      return parsed.eras ?? {};
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
-      // A damaged file is as good as none: the next probe writes a good one.
+      parsed = JSON.parse(await readFile(this.file, "utf8"));
+    } catch {
+      // Missing or not JSON: the next probe writes a good one.
       return {};
     }
+    const eras = isObject(parsed) ? parsed.eras : undefined;
+    const out: Record<string, StoredEra> = {};
+    if (!isObject(eras)) return out;
+    for (const [name, e] of Object.entries(eras)) {
+      if (
+        isObject(e) &&
+        typeof e.revision === "string" &&
+        typeof e.transport === "string" &&
+        typeof e.fingerprint === "string" &&
+        typeof e.probedAt === "string"
+      ) {
+        out[name] = {
+          revision: e.revision,
+          transport: e.transport as StoredEra["transport"],
+          probedAt: e.probedAt,
+          fingerprint: e.fingerprint,
+        };
+      }
+    }
+    return out;
   }
 
   async get(upstream: string, fingerprint: string): Promise<EraRecord | undefined> {
@@ -56,17 +79,34 @@ export class FileEraStore implements EraStore {
     });
   }
 
-  /** Read-modify-write, one at a time within this process. */
+  /**
+   * Read-modify-write, one at a time per file within this process. The temporary file has a name
+   * of its own (pid and random bytes), so writers in other processes never share one either; a
+   * failed write removes it.
+   */
   #update(change: (eras: Record<string, StoredEra>) => void): Promise<void> {
-    const run = this.#queue.then(async () => {
+    const run = (queues.get(this.file) ?? Promise.resolve()).then(async () => {
       const eras = await this.all();
       change(eras);
       await mkdir(this.stateDir, { recursive: true });
-      const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(tmp, `${JSON.stringify({ eras }, null, 2)}\n`, { mode: 0o600 });
-      await rename(tmp, this.file);
+      const tmp = `${this.file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+      try {
+        await writeFile(tmp, `${JSON.stringify({ eras }, null, 2)}\n`, { mode: 0o600 });
+        await rename(tmp, this.file);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
     });
-    this.#queue = run.catch(() => {});
+    const settled = run.catch(() => {});
+    queues.set(this.file, settled);
+    void settled.then(() => {
+      if (queues.get(this.file) === settled) queues.delete(this.file);
+    });
     return run;
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -52,6 +52,7 @@ export class Gateway {
   readonly #peers = new Map<string, Peer>();
   readonly #opts: GatewayOptions;
   readonly #unsubscribe = new Map<string, () => void>();
+  readonly #onStop = new Set<() => void | Promise<void>>();
 
   constructor(opts: GatewayOptions) {
     this.#opts = opts;
@@ -83,7 +84,16 @@ export class Gateway {
     this.pool.start();
   }
 
+  /** Runs before the gateway stops (downstream transports end their streams gracefully). */
+  onStop(fn: () => void | Promise<void>): () => void {
+    this.#onStop.add(fn);
+    return () => this.#onStop.delete(fn);
+  }
+
   async stop(): Promise<void> {
+    const before = [...this.#onStop];
+    this.#onStop.clear();
+    await Promise.allSettled(before.map(async (fn) => fn()));
     for (const off of this.#unsubscribe.values()) off();
     this.#unsubscribe.clear();
     await this.pool.stop();

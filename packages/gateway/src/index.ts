@@ -1,4 +1,6 @@
 export { Catalog, CHANGED, type ListKind, type Route } from "./catalog.js";
+export { type ControlOptions, createControlHandler } from "./control/control-api.js";
+export { builtinRoutes, type DaemonInfo } from "./control/routes.js";
 export { Dispatcher } from "./dispatcher.js";
 export { FileEraStore, type StoredEra } from "./era-store.js";
 export { EventLog, type NumberedEvent } from "./event-log.js";
@@ -12,6 +14,17 @@ export {
   type UpstreamState,
   type UpstreamStatus,
 } from "./pool.js";
+export { type ParamHeader, paramHeaders } from "./server/http/headers-check.js";
+export {
+  createMcpHttpHandler,
+  type HttpHandler,
+  type HttpServerOptions,
+  type McpHttpHandler,
+  type McpHttpOptions,
+  type RunningHttpServer,
+  startHttpServer,
+} from "./server/http/http-server.js";
+export { authContextOf, isLoopbackHost, type SecurityOptions } from "./server/http/security.js";
 export { acknowledgement, type ListenFilter, parseFilter, tagged, wants } from "./server/listen.js";
 export { type ListenOwner, type OpenListen, openListen } from "./server/listen-peer.js";
 export type { CallContext, DownstreamEra, Peer } from "./server/peer.js";

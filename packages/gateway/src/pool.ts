@@ -42,6 +42,12 @@ export interface PoolEnvironment {
   registry: Registry;
   hooks: HostHooks;
   log: Logger;
+  /**
+   * Takes the credentials out of a text before the pool publishes it (an upstream's error in its
+   * state and in lifecycle events): a URL or command may hold a secret from the config, and an
+   * upstream's error may quote one. The daemon's runtime redacts what its logger redacts.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface PoolOptions {
@@ -163,16 +169,17 @@ export class Pool {
         this.#tell(name, client);
       },
       (err: Error) => {
+        const message = this.#redact(err.message);
         slot.state.status = "failed";
-        slot.state.error = err.message;
+        slot.state.error = message;
         // A bad config or unavailable auth will not mend itself by waiting.
         const fatal = err instanceof ConfigError || err instanceof AuthError || err instanceof PluginError;
         const retryInMs = fatal ? undefined : this.#retryDelay(slot);
-        env.log.warn(`upstream failed to connect: ${err.message}`, { upstream: name });
+        env.log.warn(`upstream failed to connect: ${message}`, { upstream: name });
         env.hooks.lifecycle.call({
           type: "upstream.failed",
           upstream: name,
-          error: err.message,
+          error: message,
           ...(retryInMs === undefined ? {} : { retryInMs }),
         });
         if (retryInMs !== undefined) this.#schedule(slot, retryInMs);
@@ -205,7 +212,7 @@ export class Pool {
     if (slot.client !== client) return;
     slot.client = undefined;
     if (this.#stopped) return;
-    const reason = err?.message ?? "connection closed";
+    const reason = this.#redact(err?.message ?? "connection closed");
     slot.state.status = "failed";
     slot.state.error = reason;
     this.#opts.env.hooks.lifecycle.call({
@@ -216,6 +223,10 @@ export class Pool {
     this.#tell(slot.server.name, undefined);
     const delay = this.#retryDelay(slot);
     if (delay !== undefined) this.#schedule(slot, delay);
+  }
+
+  #redact(text: string): string {
+    return this.#opts.env.redact ? this.#opts.env.redact(text) : text;
   }
 
   /** Capped exponential backoff with full jitter; undefined when this pool does not reconnect. */

@@ -50,12 +50,13 @@ export class Session {
   }
 
   /**
-   * The session header for a frame. Before the handshake settles, a frame carrying Mcp-Method is a
-   * modern one (a probe), which never gets the id either.
+   * The session header for a frame. A frame carrying Mcp-Method is a modern one, which never gets the
+   * id: a probe before any handshake settled, or a server/discover sent to move a legacy connection
+   * to the modern era (the legacy negotiation is still the one in force while it is in flight).
    */
   headerFor(frameHeaders: Record<string, string> | undefined): Record<string, string> {
     if (this.#id === undefined || this.modern) return {};
-    if (!this.#negotiated && frameHeaders && hasHeader(frameHeaders, "mcp-method")) return {};
+    if (frameHeaders && hasHeader(frameHeaders, "mcp-method")) return {};
     return { [SESSION_HEADER]: this.#id };
   }
 

@@ -22,12 +22,23 @@ export async function configDir(config: unknown): Promise<string> {
   return dir;
 }
 
-export async function mcpx(dir: string, ...argv: string[]) {
+export interface McpxRunOptions {
+  /** Added over the test process's environment (and the state directory below). */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Runs `mcpx <argv>` in `dir`. The environment is the test process's with XDG_STATE_HOME pointing
+ * into `dir` (so era records never land in the real ~/.local/state), and `options.env` over both.
+ */
+export async function mcpx(dir: string, ...args: [McpxRunOptions, ...string[]] | string[]) {
+  const options: McpxRunOptions = typeof args[0] === "object" ? (args.shift() as McpxRunOptions) : {};
+  const argv = args as string[];
   let stdout = "";
   let stderr = "";
   const code = await main(argv, {
     cwd: dir,
-    env: { ...process.env } as Record<string, string>,
+    env: { ...process.env, XDG_STATE_HOME: join(dir, ".state"), ...options.env },
     stdout: (t) => {
       stdout += t;
     },

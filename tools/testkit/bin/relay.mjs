@@ -2,7 +2,7 @@
 // The process a scripted stdio server runs as: it relays its stdin and stdout to the test that
 // scripts it, over a local socket, as JSON lines. The test decides every answer; the relay only
 // carries lines, writes to stderr and exits on cue.
-//   relay -> test: {"line": "<a line read from stdin>"} | {"eof": true}
+//   relay -> test: {"env": {<its environment>}} (once, first) | {"line": "<a line read from stdin>"} | {"eof": true}
 //   test -> relay: {"line": "<write to stdout>"} | {"stderr": "<write to stderr>"} | {"exit": <code>}
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
@@ -15,6 +15,8 @@ if (!socketPath) {
 const socket = connect(socketPath);
 socket.setEncoding("utf8");
 const send = (obj) => socket.write(`${JSON.stringify(obj)}\n`);
+// What the client started it with: a test checks the environment an auth scheme gave the child.
+send({ env: process.env });
 
 createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })
   .on("line", (line) => send({ line }))

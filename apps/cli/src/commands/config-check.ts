@@ -1,11 +1,14 @@
 /**
  * `mcpx config check [file]`: loads the config and applies its plugins exactly as the daemon would,
- * then prints what it found (exit 0) or every problem, one per line (exit 2). Never prints an env
+ * and checks each server's auth against the auth schemes they installed (an unknown type names the
+ * server and the type and lists the installed ones; OAuth is not available yet), then prints what
+ * it found (exit 0) or every problem, one per line (exit 2). Never prints an env
  * value, an auth value, a URL's query string or credentials, or anything that came from ${env:...}.
  */
 import * as path from "node:path";
+import { checkAuth } from "@mcpx/client";
 import { loadConfig, type McpxConfig, resolvePlugins, type ServerConfig } from "@mcpx/config";
-import { ConfigError, createHost, createLogger, PluginError, redact } from "@mcpx/core";
+import { AuthError, ConfigError, createHost, createLogger, type Host, PluginError, redact } from "@mcpx/core";
 import { BUILTIN_SOURCE, builtinPlugins } from "@mcpx/daemon";
 import type { MainIO } from "../io.js";
 
@@ -50,6 +53,7 @@ export async function configCheck(options: CheckOptions, io: MainIO): Promise<nu
     });
     for (const plugin of builtinPlugins) await host.use(plugin, undefined, BUILTIN_SOURCE);
     await resolvePlugins(config, host);
+    checkAuths(config, host);
     report(io, options, shown, config, host.plugins);
     return 0;
   } catch (err) {
@@ -63,6 +67,21 @@ export async function configCheck(options: CheckOptions, io: MainIO): Promise<nu
     }
     return 2;
   }
+}
+
+/** Every server's auth against the installed schemes; all the problems at once. */
+function checkAuths(config: McpxConfig, host: Host): void {
+  const problems: string[] = [];
+  for (const server of Object.values(config.servers)) {
+    try {
+      checkAuth(host.registry, server);
+    } catch (err) {
+      if (err instanceof ConfigError) problems.push(...err.problems);
+      else if (err instanceof AuthError) problems.push(err.message);
+      else throw err;
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join("; "), problems);
 }
 
 function report(

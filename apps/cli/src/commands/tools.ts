@@ -2,7 +2,7 @@
  * `mcpx tools list`: per configured server, the revision and transport mcpx negotiated and the
  * tools it offers (as mcpx exposes them, with the upstream's own name), or why it is unreachable.
  */
-import type { JSONObject } from "@mcpx/core";
+import { type JSONObject, redact } from "@mcpx/core";
 import type { MainIO } from "../io.js";
 import { type CommonOptions, printJson, withUpstreams } from "../one-shot.js";
 
@@ -20,7 +20,7 @@ interface ServerTools {
 }
 
 export async function toolsList(opts: ToolsListOptions, io: MainIO): Promise<number> {
-  return withUpstreams(opts, io, async ({ gateway }) => {
+  return withUpstreams(opts, io, async ({ config, gateway }) => {
     const out: ServerTools[] = [];
     for (const state of gateway.pool.states()) {
       if (opts.server && state.name !== opts.server) continue;
@@ -42,7 +42,8 @@ export async function toolsList(opts: ToolsListOptions, io: MainIO): Promise<num
             return tool;
           });
         } catch (err) {
-          entry.error = (err as Error).message;
+          // an upstream's error may quote a credential
+          entry.error = redact((err as Error).message, config.secrets);
         }
       }
       out.push(entry);

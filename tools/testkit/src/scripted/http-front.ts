@@ -33,6 +33,8 @@ export interface HttpScriptOptions {
   retry?: number;
   /** The endpoint's path (default /mcp). */
   path?: string;
+  /** Extra headers on every answer to a POST (e.g. an Mcp-Session-Id a misbehaving server mints). */
+  responseHeaders?: (rec: HttpRecord) => Record<string, string> | undefined;
 }
 
 export interface HttpRecord {
@@ -184,12 +186,12 @@ export async function httpScript(
       sessionId = `sess-${randomBytes(8).toString("hex")}`;
       liveSessions.add(sessionId);
     }
-    const extra = initialize ? sessionHeaders() : {};
+    const extra = { ...options.responseHeaders?.(rec), ...(initialize ? sessionHeaders() : {}) };
     const first = rec.frames.find(isRequestFrame);
     const meta = { headers: rec.headers, httpMethod: "POST" };
     if (!first) {
       await server.receive(rec.frames, meta);
-      return end(res, rec, 202);
+      return end(res, rec, 202, extra);
     }
     const mode =
       typeof options.answer === "function" ? options.answer(first.method ?? "") : (options.answer ?? "json");
@@ -382,9 +384,9 @@ function lower(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function end(res: ServerResponse, rec: HttpRecord, status: number): void {
+function end(res: ServerResponse, rec: HttpRecord, status: number, headers: Record<string, string> = {}): void {
   rec.status = status;
-  res.writeHead(status).end();
+  res.writeHead(status, headers).end();
 }
 
 function json(

@@ -2,7 +2,9 @@
  * Carries a ScriptedServer over 2024-11-05's HTTP with SSE on 127.0.0.1: GET /sse opens the stream and
  * names the POST endpoint in an `endpoint` event; POST /messages?sessionId=… answers 202 and the
  * replies follow as `message` events. On cue the endpoint is announced on another origin (127.0.0.2),
- * where a second listener records whatever arrives, which must be nothing.
+ * where a second listener records whatever arrives, which must be nothing. A POST to the SSE URL
+ * itself (what an era probe sends first: server/discover, then initialize) is recorded with its
+ * frames and refused with a bare status, 404 unless `refusePost` says otherwise.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -15,6 +17,8 @@ export interface SseScriptOptions {
   foreignEndpoint?: boolean;
   /** Answer the GET with this status instead of a stream. */
   refuseGet?: number;
+  /** The bare status (no body) a POST to the SSE URL gets: 404 by default, or 400 or 405. */
+  refusePost?: number;
 }
 
 export interface SseRecord {
@@ -77,6 +81,13 @@ export async function sseScript(server: ScriptedServer, options: SseScriptOption
         ? `http://127.0.0.2:${foreignPort}/evil?sessionId=${id}`
         : `/messages?sessionId=${id}`;
       res.write(formatEvent({ event: "endpoint", data: endpoint }));
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/sse") {
+      collect(req, (text) => {
+        requests.push(recordOf(req, text));
+        res.writeHead(options.refusePost ?? 404).end();
+      });
       return;
     }
     if (req.method === "POST" && url.pathname === "/messages") {

@@ -17,6 +17,10 @@ export interface StdioScript {
   readonly server: ScriptedServer;
   /** How many times the command was started. */
   readonly connections: number;
+  /** The environment of each child started, in order (the relay reports it first thing). */
+  readonly envs: Record<string, string>[];
+  /** The environment of the latest child. */
+  readonly env: Record<string, string> | undefined;
   /** Resolves when the next (or current) child has connected. */
   connected(): Promise<void>;
   /** Writes a raw line to the client (a batch, a malformed frame). */
@@ -37,6 +41,7 @@ export async function stdioScript(server: ScriptedServer): Promise<StdioScript> 
   let onConnect: (() => void)[] = [];
   let onEof: (() => void)[] = [];
   let eofSeen = false;
+  const envs: Record<string, string>[] = [];
 
   const write = (obj: unknown) => current?.write(`${JSON.stringify(obj)}\n`);
   server.pushOut = (frame: Frame) => write({ line: JSON.stringify(frame) });
@@ -51,8 +56,13 @@ export async function stdioScript(server: ScriptedServer): Promise<StdioScript> 
       buffer += chunk;
       let nl = buffer.indexOf("\n");
       while (nl !== -1) {
-        const msg = JSON.parse(buffer.slice(0, nl)) as { line?: string; eof?: boolean };
+        const msg = JSON.parse(buffer.slice(0, nl)) as {
+          line?: string;
+          eof?: boolean;
+          env?: Record<string, string>;
+        };
         buffer = buffer.slice(nl + 1);
+        if (msg.env) envs.push(msg.env);
         if (typeof msg.line === "string") void handleLine(msg.line, socket);
         if (msg.eof) {
           eofSeen = true;
@@ -87,6 +97,10 @@ export async function stdioScript(server: ScriptedServer): Promise<StdioScript> 
     server,
     get connections() {
       return connections;
+    },
+    envs,
+    get env() {
+      return envs.at(-1);
     },
     connected: () =>
       current && !current.destroyed ? Promise.resolve() : new Promise<void>((r) => onConnect.push(r)),

@@ -1,0 +1,96 @@
+/**
+ * Talking to a running daemon's control API (/.mcpx/ on the configured listen address, with the
+ * configured token). `reachable` tells whether one is running, quickly.
+ */
+import * as path from "node:path";
+import { loadConfig, type McpxConfig } from "@mcpx/config";
+import type { MainIO } from "./io.js";
+
+export class DaemonClient {
+  readonly base: string;
+  readonly #token: string | undefined;
+
+  constructor(config: McpxConfig) {
+    const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
+    this.base = `http://${host}:${config.listen.port}/.mcpx/`;
+    this.#token = config.listen.token;
+  }
+
+  static async forConfig(opts: { config: string }, io: MainIO): Promise<DaemonClient> {
+    const config = await loadConfig(
+      path.resolve(io.cwd ?? process.cwd(), opts.config),
+      io.env ? { env: io.env } : {},
+    );
+    return new DaemonClient(config);
+  }
+
+  #headers(extra: Record<string, string> = {}): Record<string, string> {
+    return this.#token ? { authorization: `Bearer ${this.#token}`, ...extra } : extra;
+  }
+
+  async reachable(timeoutMs = 500): Promise<boolean> {
+    try {
+      const res = await fetch(`${this.base}status`, {
+        headers: this.#headers(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await res.body?.cancel();
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  async get<T>(route: string): Promise<T> {
+    return this.#json<T>(await fetch(`${this.base}${route}`, { headers: this.#headers() }));
+  }
+
+  async post<T>(route: string, body: unknown): Promise<T> {
+    const res = await fetch(`${this.base}${route}`, {
+      method: "POST",
+      headers: this.#headers({ "content-type": "application/json" }),
+      body: JSON.stringify(body),
+    });
+    return this.#json<T>(res);
+  }
+
+  /** The items of a streaming route, as they come, until `signal` aborts or the daemon ends it. */
+  async *stream<T>(route: string, signal?: AbortSignal): AsyncGenerator<T> {
+    const res = await fetch(`${this.base}${route}`, {
+      headers: this.#headers({ accept: "text/event-stream" }),
+      ...(signal ? { signal } : {}),
+    });
+    if (!res.ok || !res.body) throw new Error(`the daemon answered ${res.status} to ${route}`);
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of res.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end = buffer.indexOf("\n\n");
+        while (end !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trimStart())
+            .join("\n");
+          if (data) yield JSON.parse(data) as T;
+          end = buffer.indexOf("\n\n");
+        }
+      }
+    } catch (err) {
+      if (!signal?.aborted) throw err;
+    }
+  }
+
+  async #json<T>(res: Response): Promise<T> {
+    const text = await res.text();
+    const body = text ? (JSON.parse(text) as unknown) : {};
+    if (!res.ok) {
+      const message = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`;
+      throw new Error(message);
+    }
+    return body as T;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The control API over HTTP, beside /mcp on the daemon's port, under /.mcpx/: loopback callers only
+ * (the same Origin/Host checks and token as the MCP endpoint), JSON in and out, and server-sent
+ * events for the routes that stream. Plugins' routes (host.registerControlRoute) join the built-in ones.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CONTROL_PREFIX, type ControlRoute, ErrorCode, McpxError } from "@mcpx/core";
+import type { Gateway } from "../gateway.js";
+import { readBody } from "../server/http/body.js";
+import { errorBody, HttpRefusal, refuse, sendJson } from "../server/http/reply.js";
+import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "../server/http/security.js";
+import { builtinRoutes, type DaemonInfo } from "./routes.js";
+
+export interface ControlOptions extends SecurityOptions {
+  info: DaemonInfo;
+  /** Routes plugins registered. */
+  routes?: readonly ControlRoute[];
+  maxBodyBytes?: number;
+}
+
+interface Compiled {
+  route: ControlRoute;
+  parts: string[];
+}
+
+function match(compiled: readonly Compiled[], method: string, path: string) {
+  const segs = path.split("/").filter(Boolean);
+  for (const c of compiled) {
+    if (c.route.method !== method || c.parts.length !== segs.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    c.parts.forEach((p, i) => {
+      const seg = segs[i] ?? "";
+      if (p.startsWith(":")) params[p.slice(1)] = decodeURIComponent(seg);
+      else if (p !== seg) ok = false;
+    });
+    if (ok) return { route: c.route, params };
+  }
+  return undefined;
+}
+
+export function createControlHandler(gateway: Gateway, options: ControlOptions) {
+  const gate = new Gatekeeper(options);
+  const compiled: Compiled[] = [...builtinRoutes(gateway, options.info), ...(options.routes ?? [])].map(
+    (route) => ({
+      route,
+      parts: route.path.split("/").filter(Boolean),
+    }),
+  );
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const url = new URL(req.url ?? "/", "http://control.invalid");
+    if (!url.pathname.startsWith(CONTROL_PREFIX)) return false;
+    try {
+      // The control API is for the CLI on this machine, whatever the MCP endpoint allows.
+      if (!isLoopbackHost(req.socket.remoteAddress ?? "")) {
+        throw new HttpRefusal(
+          403,
+          ErrorCode.InvalidRequest,
+          "Forbidden: the control API answers loopback callers only",
+        );
+      }
+      gate.check(req);
+      const found = match(compiled, req.method ?? "GET", url.pathname.slice(CONTROL_PREFIX.length));
+      if (!found)
+        throw new HttpRefusal(
+          404,
+          ErrorCode.MethodNotFound,
+          `no control route ${req.method} ${url.pathname}`,
+        );
+      let body: unknown;
+      if (req.method === "POST") {
+        const text = await readBody(req, options.maxBodyBytes ?? 1 << 20);
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          throw new HttpRefusal(400, ErrorCode.ParseError, "the body is not JSON");
+        }
+      }
+      const abort = new AbortController();
+      res.on("close", () => abort.abort());
+      const out = await found.route.handle({
+        params: found.params,
+        query: url.searchParams,
+        body,
+        signal: abort.signal,
+      });
+      if (isAsyncIterable(out)) {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
+        res.flushHeaders();
+        for await (const item of out) {
+          if (res.destroyed) break;
+          res.write(`data: ${JSON.stringify(item)}\n\n`);
+        }
+        res.end();
+      } else {
+        sendJson(res, 200, out ?? {});
+      }
+    } catch (err) {
+      if (err instanceof HttpRefusal) refuse(res, err);
+      else if (err instanceof McpxError) sendJson(res, 400, errorBody(undefined, err.toJSONRPC()));
+      else
+        sendJson(
+          res,
+          500,
+          errorBody(undefined, { code: ErrorCode.InternalError, message: (err as Error).message }),
+        );
+    }
+    return true;
+  };
+}
+
+function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
+  return typeof v === "object" && v !== null && Symbol.asyncIterator in v;
+}

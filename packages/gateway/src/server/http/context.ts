@@ -1,0 +1,21 @@
+/** The CallContext of one HTTP request: its peer, its abort signal, its progress token, its stream. */
+import type { JSONObject, JSONRPCRequest } from "@mcpx/core";
+import type { CallContext, Peer } from "../peer.js";
+
+export function progressTokenOf(msg: JSONRPCRequest): string | number | undefined {
+  const token = (msg.params?._meta as JSONObject | undefined)?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
+export function callContext(
+  peer: Peer,
+  signal: AbortSignal,
+  token: string | number | undefined,
+  notify: (method: string, params: JSONObject) => void,
+): CallContext {
+  const ctx: CallContext = { peer, signal, notify };
+  if (token !== undefined) ctx.progressToken = token;
+  return ctx;
+}
+
+export const ignore = (): void => {};

@@ -1,0 +1,298 @@
+/**
+ * mcpx's downstream HTTP server: one MCP endpoint (`/mcp`) for modern clients (stateless, mirrored
+ * headers checked) and legacy Streamable HTTP clients (sessions, GET stream, resumption), and the
+ * 2024-11-05 HTTP+SSE pair (`/sse`, `/messages`). Every request passes the Origin, Host and token
+ * checks; POST bodies are bounded, typed and parsed before a frame reaches the protocol.
+ *
+ * `createMcpHttpHandler` is a node:http handler that answers those paths and returns false for any
+ * other, so a control API can sit beside it; `startHttpServer` listens (loopback unless told).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  decodeFrame,
+  ErrorCode,
+  InternalError,
+  type JSONObject,
+  type JSONRPCFrame,
+  type JSONRPCMessage,
+  type Logger,
+  type McpxError,
+  MetaKey,
+} from "@mcpx/core";
+import type { Gateway } from "../../gateway.js";
+import { SERVED_MODERN } from "../protocol.js";
+import { accepts, checkContentType, notAcceptable, readBody } from "./body.js";
+import { HttpSse } from "./http-sse.js";
+import { LegacyHttp } from "./legacy.js";
+import { SessionTable } from "./legacy-sessions.js";
+import { ModernHttp, type RequestInfo } from "./modern.js";
+import { accepted, errorBody, HttpRefusal, refuse, sendJson } from "./reply.js";
+import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "./security.js";
+
+export interface McpHttpOptions extends SecurityOptions {
+  /** The MCP endpoint (default "/mcp"). */
+  path?: string;
+  /** 2024-11-05 HTTP+SSE: the stream (default "/sse") and where its POSTs go (default "/messages"). */
+  ssePath?: string;
+  messagesPath?: string;
+  /** The largest POST body taken (default 4 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** A legacy session with no request and no open stream for this long ends (default 30 min). */
+  sessionIdleMs?: number;
+  /** Legacy sessions held at once (default 1000); initialize beyond gets 503. */
+  maxSessions?: number;
+  /** Events kept per legacy SSE stream for Last-Event-ID resumption (default 100). */
+  replayEvents?: number;
+  /** Finished POST streams a legacy session keeps for a client that lost them (default 8). */
+  retainStreams?: number;
+  /** SSE comment keep-alives on long-lived streams, in ms (default 25 s; 0 for none). */
+  keepAliveMs?: number;
+  log?: Logger;
+}
+
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
+
+export interface McpHttpHandler {
+  (req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Ends every listen (gracefully), stream and session. */
+  close(): Promise<void>;
+}
+
+const MiB = 1024 * 1024;
+
+function pathOf(url: string | undefined): string {
+  if (!url) return "/";
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function methodNotAllowed(allow: string, why: string): HttpRefusal {
+  return new HttpRefusal(405, ErrorCode.InvalidRequest, `Method Not Allowed: ${why}`, {
+    headers: { allow },
+  });
+}
+
+function sessionNotFound(): HttpRefusal {
+  return new HttpRefusal(
+    404,
+    ErrorCode.InvalidRequest,
+    "Not Found: no such session (it ended or expired); start a new one with initialize",
+  );
+}
+
+export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions = {}): McpHttpHandler {
+  const path = options.path ?? "/mcp";
+  const ssePath = options.ssePath ?? "/sse";
+  const messagesPath = options.messagesPath ?? "/messages";
+  const maxBody = options.maxBodyBytes ?? 4 * MiB;
+  const keepAliveMs = options.keepAliveMs ?? 25_000;
+  const log = options.log;
+  const gate = new Gatekeeper(options);
+  const sessions = new SessionTable(gateway, {
+    idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    maxSessions: options.maxSessions ?? 1000,
+  });
+  const modern = new ModernHttp(gateway, { keepAliveMs });
+  const legacy = new LegacyHttp(gateway, sessions, {
+    replayEvents: options.replayEvents ?? 100,
+    retainStreams: options.retainStreams ?? 8,
+    keepAliveMs,
+  });
+  const sse = new HttpSse(gateway, sessions, { messagesPath, keepAliveMs });
+
+  /** A POST body, bounded, decoded, checked as JSON-RPC. */
+  async function frame(req: IncomingMessage): Promise<JSONRPCFrame> {
+    const text = await readBody(req, maxBody);
+    try {
+      return decodeFrame(text);
+    } catch (err) {
+      const e = err as McpxError;
+      throw new HttpRefusal(400, e.code, e.message);
+    }
+  }
+
+  async function postMcp(req: IncomingMessage, res: ServerResponse, authContext: string): Promise<void> {
+    checkContentType(req);
+    const info: RequestInfo = { authContext, accept: accepts(header(req, "accept")) };
+    if (!info.accept.json && !info.accept.sse) throw notAcceptable("application/json or text/event-stream");
+    const body = await frame(req);
+    const sid = header(req, "mcp-session-id");
+    const batch = Array.isArray(body);
+    const messages: JSONRPCMessage[] = batch ? body : [body];
+    const session = sessions.get(sid, "streamable");
+    if (session) return legacy.post(req, res, session, messages, batch, info);
+    if (batch) {
+      throw sid === undefined
+        ? new HttpRefusal(400, ErrorCode.InvalidRequest, "Bad Request: a batch needs a 2025-03-26 session")
+        : sessionNotFound();
+    }
+    const msg = body as JSONRPCMessage;
+    if ("method" in msg && "id" in msg) {
+      const meta = msg.params?._meta as JSONObject | undefined;
+      if (msg.method === "initialize") return legacy.initialize(res, msg, info);
+      // A modern request stands alone; a stray Mcp-Session-Id means nothing to it.
+      if (meta?.[MetaKey.protocolVersion] !== undefined) return modern.request(req, res, msg, info);
+      if (sid !== undefined) throw sessionNotFound();
+      throw new HttpRefusal(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: ${msg.method} carries neither an Mcp-Session-Id (legacy clients: initialize first) nor params._meta["${MetaKey.protocolVersion}"] (2026-07-28)`,
+        { id: msg.id },
+      );
+    }
+    if ("method" in msg) {
+      // A notification with no session: a modern client's (cancellation over HTTP is closing the stream).
+      if (sid === undefined || SERVED_MODERN.includes(header(req, "mcp-protocol-version") ?? "")) {
+        return accepted(res);
+      }
+      throw sessionNotFound();
+    }
+    if (sid !== undefined) throw sessionNotFound();
+    throw new HttpRefusal(
+      400,
+      ErrorCode.InvalidRequest,
+      "Bad Request: a response needs a session (2026-07-28 clients send none)",
+    );
+  }
+
+  /** GET or DELETE on the MCP endpoint: legacy sessions only. */
+  async function sessionRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo): Promise<void> {
+    const sid = header(req, "mcp-session-id");
+    const version = header(req, "mcp-protocol-version");
+    if (sid === undefined || (version !== undefined && SERVED_MODERN.includes(version))) {
+      throw methodNotAllowed("POST", `${req.method} is for legacy sessions (2026-07-28 clients only POST)`);
+    }
+    const session = sessions.get(sid, "streamable");
+    if (!session) throw sessionNotFound();
+    if (req.method === "GET") legacy.get(req, res, session, info);
+    else await legacy.delete(req, res, session);
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, at: string): Promise<void> {
+    const authContext = gate.check(req);
+    const method = req.method;
+    if (at === path) {
+      if (method === "POST") return postMcp(req, res, authContext);
+      if (method === "GET" || method === "DELETE") {
+        return sessionRequest(req, res, { authContext, accept: accepts(header(req, "accept")) });
+      }
+      throw methodNotAllowed("GET, POST, DELETE", `${method} is not an MCP method`);
+    }
+    if (at === ssePath) {
+      if (method !== "GET") throw methodNotAllowed("GET", `${ssePath} opens a stream with GET`);
+      return sse.open(res, { authContext, accept: accepts(header(req, "accept")) });
+    }
+    if (method !== "POST") throw methodNotAllowed("POST", `${messagesPath} takes POST`);
+    checkContentType(req);
+    if (!HttpSse.sessionIdGiven(req)) {
+      throw new HttpRefusal(
+        400,
+        ErrorCode.InvalidRequest,
+        "Bad Request: the sessionId query parameter is required",
+      );
+    }
+    const session = sse.session(req);
+    if (!session) throw sessionNotFound();
+    const body = await frame(req);
+    sse.post(res, session, Array.isArray(body) ? body : [body]);
+  }
+
+  const handler = (async (req: IncomingMessage, res: ServerResponse) => {
+    const at = pathOf(req.url);
+    if (at !== path && at !== ssePath && at !== messagesPath) return false;
+    try {
+      await route(req, res, at);
+    } catch (err) {
+      if (err instanceof HttpRefusal) refuse(res, err);
+      else {
+        log?.error(`HTTP ${req.method} ${at} failed: ${(err as Error).message}`);
+        if (!res.headersSent) {
+          sendJson(res, 500, errorBody(undefined, new InternalError((err as Error).message).toJSONRPC()));
+        } else res.destroy();
+      }
+    }
+    return true;
+  }) as McpHttpHandler;
+
+  const offStop = gateway.onStop(() => handler.close());
+  handler.close = async () => {
+    offStop();
+    await modern.close();
+    await sessions.closeAll();
+  };
+  return handler;
+}
+
+export interface HttpServerOptions extends McpHttpOptions {
+  /** Default 127.0.0.1; anything but loopback needs allowNonLoopback. */
+  host?: string;
+  /** Default 7333; 0 for any free port. */
+  port?: number;
+  /** Tried in order after the MCP paths (a control API, health checks); a 404 when none answers. */
+  extraHandlers?: HttpHandler[];
+}
+
+export interface RunningHttpServer {
+  server: Server;
+  /** The MCP endpoint's URL, e.g. http://127.0.0.1:7333/mcp. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(
+  gateway: Gateway,
+  options: HttpServerOptions = {},
+): Promise<RunningHttpServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopbackHost(host) && !options.allowNonLoopback) {
+    throw new Error(
+      `refusing to listen on ${host}: it is not a loopback address, and mcpx's endpoint would be reachable from the network; set allowNonLoopback: true (with a token) to do so on purpose`,
+    );
+  }
+  const mcp = createMcpHttpHandler(gateway, options);
+  const extra = options.extraHandlers ?? [];
+  const server = createServer(async (req, res) => {
+    try {
+      if (await mcp(req, res)) return;
+      for (const h of extra) if (await h(req, res)) return;
+      if (!res.headersSent)
+        sendJson(
+          res,
+          404,
+          errorBody(undefined, { code: ErrorCode.InvalidRequest, message: `Not Found: ${pathOf(req.url)}` }),
+        );
+    } catch (err) {
+      options.log?.error(`HTTP handler failed: ${(err as Error).message}`);
+      if (!res.headersSent)
+        sendJson(res, 500, errorBody(undefined, new InternalError("internal error").toJSONRPC()));
+      else res.destroy();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 7333, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${shown}:${address.port}${options.path ?? "/mcp"}`;
+  return {
+    server,
+    url,
+    async close() {
+      await mcp.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

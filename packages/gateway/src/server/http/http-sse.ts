@@ -1,0 +1,101 @@
+/**
+ * 2024-11-05 HTTP with SSE: GET /sse opens the session's stream and names, in an `endpoint` event,
+ * where to POST (relative, same origin: `/messages?sessionId=<id>`). Each POST is accepted (202) and
+ * its answer goes on the stream as an `event: message`, as do the session's notifications. The
+ * session ends with the stream.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  errorResponse,
+  InvalidRequestError,
+  type JSONObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  resultResponse,
+} from "@mcpx/core";
+import type { Gateway } from "../../gateway.js";
+import { SERVED_LEGACY } from "../protocol.js";
+import { notAcceptable } from "./body.js";
+import type { LegacySession, SessionTable } from "./legacy-sessions.js";
+import type { RequestInfo } from "./modern.js";
+import { accepted } from "./reply.js";
+import { keepAlive, openSse, writeFrame } from "./sse.js";
+
+export class HttpSse {
+  readonly #gateway: Gateway;
+  readonly #sessions: SessionTable;
+  readonly #messagesPath: string;
+  readonly #keepAliveMs: number;
+
+  constructor(gateway: Gateway, sessions: SessionTable, opts: { messagesPath: string; keepAliveMs: number }) {
+    this.#gateway = gateway;
+    this.#sessions = sessions;
+    this.#messagesPath = opts.messagesPath;
+    this.#keepAliveMs = opts.keepAliveMs;
+  }
+
+  /** GET /sse: a new session and its stream. */
+  open(res: ServerResponse, info: RequestInfo): void {
+    if (!info.accept.sse) throw notAcceptable("text/event-stream");
+    const session = this.#sessions.create("sse", info.authContext);
+    openSse(res);
+    res.write(
+      `event: endpoint\ndata: ${this.#messagesPath}?sessionId=${encodeURIComponent(session.sessionId)}\n\n`,
+    );
+    session.channel = (frame) => writeFrame(res, frame, "message");
+    keepAlive(res, this.#keepAliveMs);
+    res.once("close", () => void this.#sessions.close(session));
+  }
+
+  /** POST /messages?sessionId=…: accepted at once; the answers follow on the stream. */
+  post(res: ServerResponse, session: LegacySession, messages: JSONRPCMessage[]): void {
+    session.lastSeen = Date.now();
+    accepted(res);
+    for (const m of messages) {
+      if (!("method" in m)) continue;
+      if ("id" in m) void this.#request(session, m);
+      else session.notification(m.method, m.params);
+    }
+  }
+
+  async #request(session: LegacySession, msg: JSONRPCRequest): Promise<void> {
+    const send = (frame: JSONRPCMessage) => session.channel?.(frame);
+    if (msg.method === "initialize" && !session.version) {
+      const protocol = this.#gateway.protocol;
+      const params = msg.params ?? {};
+      const offered = params.protocolVersion;
+      // The transport is 2024-11-05's: a version it does not know gets 2024-11-05.
+      session.version =
+        typeof offered === "string" && SERVED_LEGACY.includes(offered) ? offered : "2024-11-05";
+      session.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
+      if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
+        session.clientInfo = params.clientInfo as LegacySession["clientInfo"] & object;
+      }
+      this.#sessions.join(session);
+      send(resultResponse(msg.id, protocol.initializeResult(session.version)));
+      return;
+    }
+    if (!session.version) {
+      if (msg.method === "ping") return void send(resultResponse(msg.id, {}));
+      send(errorResponse(msg.id, new InvalidRequestError(`${msg.method} before initialize`).toJSONRPC()));
+      return;
+    }
+    const notify = (method: string, params: JSONObject) => void send({ jsonrpc: "2.0", method, params });
+    const answer = await session.answer(this.#gateway, msg, notify);
+    if (answer) send(answer);
+  }
+
+  /** Whether a session of this transport exists for the POST's sessionId. */
+  session(req: IncomingMessage): LegacySession | undefined {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const id = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get("sessionId");
+    return this.#sessions.get(id ?? undefined, "sse");
+  }
+
+  static sessionIdGiven(req: IncomingMessage): boolean {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    return q >= 0 && new URLSearchParams(url.slice(q + 1)).has("sessionId");
+  }
+}

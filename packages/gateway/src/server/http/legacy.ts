@@ -1,0 +1,193 @@
+/**
+ * Streamable HTTP for legacy clients (2025-03-26, 2025-06-18, 2025-11-25): POST initialize opens a
+ * session (Mcp-Session-Id), later POSTs carry it and MCP-Protocol-Version, requests are answered as
+ * JSON or as a resumable SSE stream (when the client asked for progress, or takes only SSE), the
+ * standalone GET stream carries what happens outside requests, GET with Last-Event-ID resumes a
+ * stream, and DELETE ends the session.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  ErrorCode,
+  type JSONObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  resultResponse,
+} from "@mcpx/core";
+import type { Gateway } from "../../gateway.js";
+import { SERVED } from "../protocol.js";
+import { notAcceptable } from "./body.js";
+import { ignore, progressTokenOf } from "./context.js";
+import { GET_STREAM, type LegacySession, type SessionTable } from "./legacy-sessions.js";
+import type { RequestInfo } from "./modern.js";
+import { parseEventId, ReplayStream } from "./replay-stream.js";
+import { accepted, HttpRefusal, sendJson } from "./reply.js";
+import { openSse, writeFrame } from "./sse.js";
+
+/** Versions older than the MCP-Protocol-Version header: a request without it is taken for them. */
+const BEFORE_HEADER = new Set(["2024-11-05", "2025-03-26"]);
+
+export interface LegacyHttpOptions {
+  /** Events kept per stream for resumption. */
+  replayEvents: number;
+  /** Finished-but-undelivered POST streams kept per session for resumption. */
+  retainStreams: number;
+  keepAliveMs: number;
+}
+
+function badRequest(message: string, id?: string | number): HttpRefusal {
+  return new HttpRefusal(
+    400,
+    ErrorCode.InvalidRequest,
+    `Bad Request: ${message}`,
+    id === undefined ? {} : { id },
+  );
+}
+
+export class LegacyHttp {
+  readonly #gateway: Gateway;
+  readonly #sessions: SessionTable;
+  readonly #opts: LegacyHttpOptions;
+
+  constructor(gateway: Gateway, sessions: SessionTable, opts: LegacyHttpOptions) {
+    this.#gateway = gateway;
+    this.#sessions = sessions;
+    this.#opts = opts;
+  }
+
+  /** POST initialize without a (live) session: a new session, its id in Mcp-Session-Id. */
+  initialize(res: ServerResponse, msg: JSONRPCRequest, info: RequestInfo): void {
+    const protocol = this.#gateway.protocol;
+    const params = msg.params ?? {};
+    const session = this.#sessions.create("streamable", info.authContext);
+    session.version = protocol.negotiate(params.protocolVersion);
+    session.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
+    if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
+      session.clientInfo = params.clientInfo as LegacySession["clientInfo"] & object;
+    }
+    this.#sessions.join(session);
+    // Every later notification outside a request goes on the standalone GET stream, once opened.
+    session.channel = (frame) => session.streams.get(GET_STREAM)?.send(frame) ?? false;
+    const response = resultResponse(msg.id, protocol.initializeResult(session.version));
+    const headers = { "mcp-session-id": session.sessionId };
+    if (info.accept.json) {
+      sendJson(res, 200, response, headers);
+      return;
+    }
+    openSse(res, headers);
+    writeFrame(res, response);
+    res.end();
+  }
+
+  /** Any other POST of a session: notifications and responses → 202, requests answered. */
+  async post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    session: LegacySession,
+    messages: JSONRPCMessage[],
+    batch: boolean,
+    info: RequestInfo,
+  ): Promise<void> {
+    session.lastSeen = Date.now();
+    this.checkVersion(req, session);
+    if (batch && session.version !== "2025-03-26") {
+      throw badRequest(`JSON-RPC batches are not part of ${session.version} (only 2025-03-26 has them)`);
+    }
+    const requests: JSONRPCRequest[] = [];
+    for (const m of messages) {
+      if (!("method" in m)) continue; // a response: mcpx sends no requests to HTTP clients yet
+      if ("id" in m) {
+        if (m.method === "initialize" && batch) throw badRequest("initialize must not be in a batch", m.id);
+        requests.push(m);
+      } else session.notification(m.method, m.params);
+    }
+    if (requests.length === 0) return accepted(res);
+
+    const streamed = requests.some((r) => progressTokenOf(r) !== undefined)
+      ? info.accept.sse
+      : !info.accept.json;
+    if (!streamed) {
+      const answers = await Promise.all(requests.map((r) => session.answer(this.#gateway, r, ignore)));
+      const out = answers.filter((a): a is JSONRPCResponse => a !== undefined);
+      // Every request was cancelled: there is nothing to answer.
+      if (out.length === 0) return accepted(res);
+      return sendJson(res, 200, batch ? out : out[0]);
+    }
+    const stream = session.openStream(this.#opts.replayEvents, this.#opts.retainStreams);
+    stream.attach(res, { prime: session.version === "2025-11-25" });
+    const notify = (method: string, params: JSONObject) =>
+      void stream.send({ jsonrpc: "2.0", method, params });
+    await Promise.all(
+      requests.map(async (r) => {
+        const answer = await session.answer(this.#gateway, r, notify);
+        if (answer) stream.send(answer);
+      }),
+    );
+    stream.end();
+  }
+
+  /** GET: the standalone stream, or the resumption of any stream of the session (Last-Event-ID). */
+  get(req: IncomingMessage, res: ServerResponse, session: LegacySession, info: RequestInfo): void {
+    if (!info.accept.sse) throw notAcceptable("text/event-stream");
+    this.checkVersion(req, session);
+    session.lastSeen = Date.now();
+    const last = req.headers["last-event-id"];
+    const keepAliveMs = this.#opts.keepAliveMs;
+    if (typeof last === "string" && last !== "") {
+      const at = parseEventId(last);
+      const stream = at && session.streams.get(at.key);
+      if (!at || !stream) {
+        throw badRequest(`Last-Event-ID ${JSON.stringify(last)} names no stream this session can resume`);
+      }
+      stream.attach(res, { afterSeq: at.seq, ...(at.key === GET_STREAM ? { keepAliveMs } : {}) });
+      return;
+    }
+    let stream = session.streams.get(GET_STREAM);
+    if (stream?.attached) {
+      throw new HttpRefusal(
+        409,
+        ErrorCode.InvalidRequest,
+        "Conflict: this session already has its GET stream open (one per session)",
+      );
+    }
+    if (!stream) {
+      stream = new ReplayStream(GET_STREAM, this.#opts.replayEvents);
+      session.streams.set(GET_STREAM, stream);
+    }
+    stream.attach(res, { prime: session.version === "2025-11-25", keepAliveMs });
+  }
+
+  /** DELETE: the session ends; later requests with its id get 404. */
+  async delete(req: IncomingMessage, res: ServerResponse, session: LegacySession): Promise<void> {
+    this.checkVersion(req, session);
+    await this.#sessions.close(session);
+    res.writeHead(200).end();
+  }
+
+  /**
+   * MCP-Protocol-Version after initialize: a version mcpx serves, and the session's. Without the
+   * header the request is taken for 2025-03-26 (the spec's default), which suits only sessions that
+   * negotiated a version from before the header (2024-11-05, 2025-03-26); from 2025-06-18 on the
+   * client must send it.
+   */
+  checkVersion(req: IncomingMessage, session: LegacySession): void {
+    const raw = req.headers["mcp-protocol-version"];
+    const header = Array.isArray(raw) ? raw.join(", ") : raw;
+    if (header === undefined) {
+      if (BEFORE_HEADER.has(session.version)) return;
+      throw badRequest(
+        `the MCP-Protocol-Version header is required (this session negotiated ${session.version})`,
+      );
+    }
+    if (!SERVED.includes(header)) {
+      throw badRequest(
+        `unsupported MCP-Protocol-Version ${JSON.stringify(header)} (mcpx serves ${SERVED.join(", ")})`,
+      );
+    }
+    if (header !== session.version) {
+      throw badRequest(
+        `MCP-Protocol-Version ${header} is not the version this session negotiated (${session.version})`,
+      );
+    }
+  }
+}
