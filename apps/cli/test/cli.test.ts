@@ -26,6 +26,23 @@ async function run(argv: string[], options: { cwd?: string; env?: Record<string,
   return { code, stdout, stderr };
 }
 
+/** The plugins every mcpx applies before a config's, in order. */
+const BUILTINS = [
+  "@mcpx/revision-2024-11-05",
+  "@mcpx/revision-2025-03-26",
+  "@mcpx/revision-2025-06-18",
+  "@mcpx/revision-2025-11-25",
+  "@mcpx/revision-2026-07-28",
+  "@mcpx/transport-stdio",
+  "@mcpx/transport-streamable-http",
+  "@mcpx/transport-http-sse",
+  "@mcpx/auth-bearer",
+  "@mcpx/auth-basic",
+  "@mcpx/auth-header",
+  "@mcpx/auth-env",
+  "@mcpx/auth-query",
+];
+
 describe("cli", () => {
   let dir: string;
   beforeAll(async () => {
@@ -67,11 +84,15 @@ describe("cli", () => {
     expect(r.stdout).toBe(
       [
         "examples/mcpx.json: ok",
-        "servers (1):",
+        "servers (2):",
         "  everything",
-        "    command: npx -y @modelcontextprotocol/server-everything@2026.8.31",
+        "    command: node upstreams/everything.mjs stdio",
         "    namespace: everything",
-        "plugins (1):",
+        "  everything-http",
+        "    url: http://127.0.0.1:3001/mcp",
+        "    namespace: everything-http",
+        "plugins (14):",
+        ...BUILTINS.map((name) => `  ${name}  from (built-in)`),
         "  @mcpx/example-plugin@0.1.0  from ./plugin-hello",
         "",
       ].join("\n"),
@@ -98,11 +119,20 @@ describe("cli", () => {
         {
           name: "everything",
           kind: "command",
-          command: "npx -y @modelcontextprotocol/server-everything@2026.8.31",
+          command: "node upstreams/everything.mjs stdio",
           namespace: "everything",
         },
+        {
+          name: "everything-http",
+          kind: "url",
+          url: "http://127.0.0.1:3001/mcp",
+          namespace: "everything-http",
+        },
       ],
-      plugins: [{ name: "@mcpx/example-plugin", version: "0.1.0", source: "./plugin-hello" }],
+      plugins: [
+        ...BUILTINS.map((name) => ({ name, source: "(built-in)" })),
+        { name: "@mcpx/example-plugin", version: "0.1.0", source: "./plugin-hello" },
+      ],
     });
   });
 

@@ -20,10 +20,8 @@ import {
   stdioScript,
 } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
-import { afterThisTest, configDir, LEGACY, mcpx, requirement, TOOLS } from "../src/index.js";
+import { afterThisTest, configDir, mcpx, requirement, TOOLS } from "../src/index.js";
 
-const ALL = [...LEGACY, "2026-07-28"] as const;
-const names = (area: string) => ALL.map((rev) => `${rev}/auth/${area}`);
 const pluginHello = fileURLToPath(new URL("../../../examples/plugin-hello", import.meta.url));
 
 /** What a scripted HTTP server saw: each request's method, path (with its query) and lower-cased headers. */
@@ -120,160 +118,214 @@ function expectSseShape(seen: Seen[]) {
 }
 
 describe("auth schemes arrive as the server expects them", () => {
-  requirement(names("bearer"), async (rev) => {
-    const up = await httpUpstream(rev);
-    const token = `tok-${rev}-Zx9`;
-    const out = await toolsList(
-      { servers: { up: { url: up.url, auth: { type: "bearer", token: "${env:TOKEN}" } } } },
-      { TOKEN: token },
-    );
-    expect(out.code, out.stderr).toBe(0);
-    expectConnected(out.servers, rev, up.transport);
-    const seen = up.requests();
-    expect(seen.length).toBeGreaterThanOrEqual(minimum(rev));
-    for (const r of seen) expect(r.headers.authorization, `${r.method} ${r.path}`).toBe(`Bearer ${token}`);
-    if (up.transport === "http+sse") expectSseShape(seen);
-    expect(up.server.failures).toEqual([]);
-  });
-
-  requirement(names("basic"), async (rev) => {
-    const up = await httpUpstream(rev);
-    const password = "pä:ss wörd";
-    const out = await toolsList(
-      {
-        servers: {
-          up: { url: up.url, auth: { type: "basic", username: "ada", password: "${env:PASSWORD}" } },
-        },
-      },
-      { PASSWORD: password },
-    );
-    expect(out.code, out.stderr).toBe(0);
-    expectConnected(out.servers, rev, up.transport);
-    // RFC 7617: base64 of the UTF-8 of user-id ":" password
-    const expected = `Basic ${Buffer.from(`ada:${password}`, "utf8").toString("base64")}`;
-    const seen = up.requests();
-    expect(seen.length).toBeGreaterThanOrEqual(minimum(rev));
-    for (const r of seen) expect(r.headers.authorization, `${r.method} ${r.path}`).toBe(expected);
-    if (up.transport === "http+sse") expectSseShape(seen);
-    expect(up.server.failures).toEqual([]);
-  });
-
-  requirement(names("header"), async (rev) => {
-    const up = await httpUpstream(rev);
-    const out = await toolsList(
-      {
-        servers: {
-          up: {
-            url: up.url,
-            auth: { type: "header", headers: { "X-Api-Key": "${env:API_KEY}", "X-Tenant": "acme" } },
-          },
-        },
-      },
-      { API_KEY: "key-Q7" },
-    );
-    expect(out.code, out.stderr).toBe(0);
-    expectConnected(out.servers, rev, up.transport);
-    const seen = up.requests();
-    expect(seen.length).toBeGreaterThanOrEqual(minimum(rev));
-    for (const r of seen) {
-      expect(r.headers["x-api-key"], `${r.method} ${r.path}`).toBe("key-Q7");
-      expect(r.headers["x-tenant"], `${r.method} ${r.path}`).toBe("acme");
-      expect(r.headers.authorization).toBeUndefined();
-    }
-    if (up.transport === "http+sse") expectSseShape(seen);
-    expect(up.server.failures).toEqual([]);
-  });
-
-  requirement(names("query"), async (rev) => {
-    const up = await httpUpstream(rev);
-    const value = "k&y=1 2/ü";
-    const out = await toolsList(
-      {
-        servers: {
-          up: { url: `${up.url}?keep=me`, auth: { type: "query", name: "api_key", value: "${env:KEY}" } },
-        },
-      },
-      { KEY: value },
-    );
-    expect(out.code, out.stderr).toBe(0);
-    expectConnected(out.servers, rev, up.transport);
-    const seen = up.requests();
-    // every request to the configured URL carries it, encoded, beside the URL's own parameters
-    const configured = seen.filter((r) => pathname(r.path) === pathname(up.url));
-    expect(configured.length).toBeGreaterThanOrEqual(minimum(rev));
-    for (const r of configured) {
-      expect(queryOf(r.path).get("api_key"), `${r.method} ${r.path}`).toBe(value);
-      expect(queryOf(r.path).get("keep")).toBe("me");
-      expect(r.headers.authorization).toBeUndefined();
-    }
-    if (up.transport === "http+sse") {
-      // the POSTs go to the endpoint the server named, as named
-      expectSseShape(seen);
-      for (const r of seen.filter((x) => pathname(x.path) === "/messages")) {
-        expect(queryOf(r.path).has("sessionId")).toBe(true);
-      }
-    }
-
-    expect(up.server.failures).toEqual([]);
-
-    // only when declared: a server configured without auth gets no parameter and no header
-    const bare = await httpUpstream(rev);
-    const plain = await toolsList({ servers: { up: { url: `${bare.url}?keep=me` } } }, { KEY: value });
-    expect(plain.code, plain.stderr).toBe(0);
-    expect(bare.requests().length).toBeGreaterThanOrEqual(minimum(rev));
-    for (const r of bare.requests()) {
-      expect([...queryOf(r.path).keys()].filter((k) => k !== "sessionId")).toEqual(
-        pathname(r.path) === pathname(bare.url) ? ["keep"] : [],
+  requirement(
+    [
+      "2024-11-05/auth/bearer",
+      "2025-03-26/auth/bearer",
+      "2025-06-18/auth/bearer",
+      "2025-11-25/auth/bearer",
+      "2026-07-28/auth/bearer",
+    ],
+    async (rev) => {
+      const up = await httpUpstream(rev);
+      const token = `tok-${rev}-Zx9`;
+      const out = await toolsList(
+        { servers: { up: { url: up.url, auth: { type: "bearer", token: "${env:TOKEN}" } } } },
+        { TOKEN: token },
       );
-      expect(r.headers.authorization).toBeUndefined();
-    }
-    expect(bare.server.failures).toEqual([]);
-  });
+      expect(out.code, out.stderr).toBe(0);
+      expectConnected(out.servers, rev, up.transport);
+      const seen = up.requests();
+      expect(seen.length).toBeGreaterThanOrEqual(minimum(rev));
+      for (const r of seen) expect(r.headers.authorization, `${r.method} ${r.path}`).toBe(`Bearer ${token}`);
+      if (up.transport === "http+sse") expectSseShape(seen);
+      expect(up.server.failures).toEqual([]);
+    },
+  );
 
-  requirement(names("env"), async (rev) => {
-    const server = new ScriptedServer({ versions: [rev], tools: TOOLS });
-    const script = await stdioScript(server);
-    afterThisTest(() => script.close());
-    const out = await toolsList(
-      {
-        servers: {
-          up: {
-            command: script.command,
-            args: script.args,
-            env: { PLAIN: "plain", API_KEY: "overridden" },
-            auth: { type: "env", env: { API_KEY: "${env:API_KEY}", SECOND: "literal-2" } },
+  requirement(
+    [
+      "2024-11-05/auth/basic",
+      "2025-03-26/auth/basic",
+      "2025-06-18/auth/basic",
+      "2025-11-25/auth/basic",
+      "2026-07-28/auth/basic",
+    ],
+    async (rev) => {
+      const up = await httpUpstream(rev);
+      const password = "pä:ss wörd";
+      const out = await toolsList(
+        {
+          servers: {
+            up: { url: up.url, auth: { type: "basic", username: "ada", password: "${env:PASSWORD}" } },
           },
         },
-      },
-      { API_KEY: "child-key-8", MCPX_ONLY_SECRET: "not-for-children" },
-    );
-    expect(out.code, out.stderr).toBe(0);
-    expectConnected(out.servers, rev, "stdio");
-    expect(script.connections).toBe(1);
-    const env = script.env ?? {};
-    expect(env.API_KEY).toBe("child-key-8");
-    expect(env.SECOND).toBe("literal-2");
-    expect(env.PLAIN).toBe("plain");
-    // mcpx's own environment is not handed on wholesale
-    expect(env.MCPX_ONLY_SECRET).toBeUndefined();
-    expect(server.failures).toEqual([]);
-  });
+        { PASSWORD: password },
+      );
+      expect(out.code, out.stderr).toBe(0);
+      expectConnected(out.servers, rev, up.transport);
+      // RFC 7617: base64 of the UTF-8 of user-id ":" password
+      const expected = `Basic ${Buffer.from(`ada:${password}`, "utf8").toString("base64")}`;
+      const seen = up.requests();
+      expect(seen.length).toBeGreaterThanOrEqual(minimum(rev));
+      for (const r of seen) expect(r.headers.authorization, `${r.method} ${r.path}`).toBe(expected);
+      if (up.transport === "http+sse") expectSseShape(seen);
+      expect(up.server.failures).toEqual([]);
+    },
+  );
 
-  requirement(names("oauth"), async (rev) => {
-    const up = await httpUpstream(rev);
-    const config = { servers: { up: { url: up.url, auth: { type: "oauth", clientId: "mcpx" } } } };
-    const out = await toolsList(config, {});
-    expect(out.code).toBe(1);
-    expect(out.servers[0]).toMatchObject({ server: "up", status: "failed" });
-    expect(out.servers[0]?.error).toMatch(/OAuth is not available yet/);
-    // refused before connecting: the server heard nothing at all
-    expect(up.requests()).toEqual([]);
-    expect(up.server.received).toEqual([]);
-    // and config check says so up front
-    const check = await mcpx(out.dir, "config", "check");
-    expect(check.code).toBe(2);
-    expect(check.stderr).toMatch(/upstream up: OAuth is not available yet/);
-  });
+  requirement(
+    [
+      "2024-11-05/auth/header",
+      "2025-03-26/auth/header",
+      "2025-06-18/auth/header",
+      "2025-11-25/auth/header",
+      "2026-07-28/auth/header",
+    ],
+    async (rev) => {
+      const up = await httpUpstream(rev);
+      const out = await toolsList(
+        {
+          servers: {
+            up: {
+              url: up.url,
+              auth: { type: "header", headers: { "X-Api-Key": "${env:API_KEY}", "X-Tenant": "acme" } },
+            },
+          },
+        },
+        { API_KEY: "key-Q7" },
+      );
+      expect(out.code, out.stderr).toBe(0);
+      expectConnected(out.servers, rev, up.transport);
+      const seen = up.requests();
+      expect(seen.length).toBeGreaterThanOrEqual(minimum(rev));
+      for (const r of seen) {
+        expect(r.headers["x-api-key"], `${r.method} ${r.path}`).toBe("key-Q7");
+        expect(r.headers["x-tenant"], `${r.method} ${r.path}`).toBe("acme");
+        expect(r.headers.authorization).toBeUndefined();
+      }
+      if (up.transport === "http+sse") expectSseShape(seen);
+      expect(up.server.failures).toEqual([]);
+    },
+  );
+
+  requirement(
+    [
+      "2024-11-05/auth/query",
+      "2025-03-26/auth/query",
+      "2025-06-18/auth/query",
+      "2025-11-25/auth/query",
+      "2026-07-28/auth/query",
+    ],
+    async (rev) => {
+      const up = await httpUpstream(rev);
+      const value = "k&y=1 2/ü";
+      const out = await toolsList(
+        {
+          servers: {
+            up: { url: `${up.url}?keep=me`, auth: { type: "query", name: "api_key", value: "${env:KEY}" } },
+          },
+        },
+        { KEY: value },
+      );
+      expect(out.code, out.stderr).toBe(0);
+      expectConnected(out.servers, rev, up.transport);
+      const seen = up.requests();
+      // every request to the configured URL carries it, encoded, beside the URL's own parameters
+      const configured = seen.filter((r) => pathname(r.path) === pathname(up.url));
+      expect(configured.length).toBeGreaterThanOrEqual(minimum(rev));
+      for (const r of configured) {
+        expect(queryOf(r.path).get("api_key"), `${r.method} ${r.path}`).toBe(value);
+        expect(queryOf(r.path).get("keep")).toBe("me");
+        expect(r.headers.authorization).toBeUndefined();
+      }
+      if (up.transport === "http+sse") {
+        // the POSTs go to the endpoint the server named, as named
+        expectSseShape(seen);
+        for (const r of seen.filter((x) => pathname(x.path) === "/messages")) {
+          expect(queryOf(r.path).has("sessionId")).toBe(true);
+        }
+      }
+
+      expect(up.server.failures).toEqual([]);
+
+      // only when declared: a server configured without auth gets no parameter and no header
+      const bare = await httpUpstream(rev);
+      const plain = await toolsList({ servers: { up: { url: `${bare.url}?keep=me` } } }, { KEY: value });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(bare.requests().length).toBeGreaterThanOrEqual(minimum(rev));
+      for (const r of bare.requests()) {
+        expect([...queryOf(r.path).keys()].filter((k) => k !== "sessionId")).toEqual(
+          pathname(r.path) === pathname(bare.url) ? ["keep"] : [],
+        );
+        expect(r.headers.authorization).toBeUndefined();
+      }
+      expect(bare.server.failures).toEqual([]);
+    },
+  );
+
+  requirement(
+    [
+      "2024-11-05/auth/env",
+      "2025-03-26/auth/env",
+      "2025-06-18/auth/env",
+      "2025-11-25/auth/env",
+      "2026-07-28/auth/env",
+    ],
+    async (rev) => {
+      const server = new ScriptedServer({ versions: [rev], tools: TOOLS });
+      const script = await stdioScript(server);
+      afterThisTest(() => script.close());
+      const out = await toolsList(
+        {
+          servers: {
+            up: {
+              command: script.command,
+              args: script.args,
+              env: { PLAIN: "plain", API_KEY: "overridden" },
+              auth: { type: "env", env: { API_KEY: "${env:API_KEY}", SECOND: "literal-2" } },
+            },
+          },
+        },
+        { API_KEY: "child-key-8", MCPX_ONLY_SECRET: "not-for-children" },
+      );
+      expect(out.code, out.stderr).toBe(0);
+      expectConnected(out.servers, rev, "stdio");
+      expect(script.connections).toBe(1);
+      const env = script.env ?? {};
+      expect(env.API_KEY).toBe("child-key-8");
+      expect(env.SECOND).toBe("literal-2");
+      expect(env.PLAIN).toBe("plain");
+      // mcpx's own environment is not handed on wholesale
+      expect(env.MCPX_ONLY_SECRET).toBeUndefined();
+      expect(server.failures).toEqual([]);
+    },
+  );
+
+  requirement(
+    [
+      "2024-11-05/auth/oauth",
+      "2025-03-26/auth/oauth",
+      "2025-06-18/auth/oauth",
+      "2025-11-25/auth/oauth",
+      "2026-07-28/auth/oauth",
+    ],
+    async (rev) => {
+      const up = await httpUpstream(rev);
+      const config = { servers: { up: { url: up.url, auth: { type: "oauth", clientId: "mcpx" } } } };
+      const out = await toolsList(config, {});
+      expect(out.code).toBe(1);
+      expect(out.servers[0]).toMatchObject({ server: "up", status: "failed" });
+      expect(out.servers[0]?.error).toMatch(/OAuth is not available yet/);
+      // refused before connecting: the server heard nothing at all
+      expect(up.requests()).toEqual([]);
+      expect(up.server.received).toEqual([]);
+      // and config check says so up front
+      const check = await mcpx(out.dir, "config", "check");
+      expect(check.code).toBe(2);
+      expect(check.stderr).toMatch(/upstream up: OAuth is not available yet/);
+    },
+  );
 });
 
 describe("credentials go only to the configured origin", () => {

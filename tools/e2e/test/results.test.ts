@@ -1,5 +1,5 @@
 import { InvalidParamsError, InvalidResultError, ResourceNotFoundError } from "@mcpx/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { RESOURCES, requirement, stdioCase, TOOLS } from "../src/index.js";
 
 describe("results and errors (legacy, stdio)", () => {

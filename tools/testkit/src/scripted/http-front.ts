@@ -384,7 +384,12 @@ function lower(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function end(res: ServerResponse, rec: HttpRecord, status: number, headers: Record<string, string> = {}): void {
+function end(
+  res: ServerResponse,
+  rec: HttpRecord,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
   rec.status = status;
   res.writeHead(status, headers).end();
 }

@@ -49,6 +49,8 @@ export async function stdioScript(server: ScriptedServer): Promise<StdioScript> 
   const net = createServer((socket) => {
     current = socket;
     connections++;
+    // A new child is a new session: nothing negotiated yet.
+    server.negotiated = undefined;
     eofSeen = false;
     socket.setEncoding("utf8");
     let buffer = "";
