@@ -5,16 +5,7 @@
  * it. input_required results and retries carrying inputResponses or requestState are never cached.
  * A list_changed or resources/updated notification invalidates at once.
  */
-import type { JSONObject, Result } from "@mcpx/core";
-
-export const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
+import { CACHEABLE_METHODS, type JSONObject, type Result } from "@mcpx/core";
 
 const INVALIDATED_BY: Record<string, string[]> = {
   "notifications/tools/list_changed": ["tools/list"],
@@ -45,7 +36,7 @@ export class ResultCache {
   }
 
   static key(method: string, params: JSONObject | undefined): string | undefined {
-    if (!CACHEABLE.has(method)) return undefined;
+    if (!CACHEABLE_METHODS.has(method)) return undefined;
     if (params && ("inputResponses" in params || "requestState" in params)) return undefined;
     const cursor = typeof params?.cursor === "string" ? params.cursor : "";
     const uri = typeof params?.uri === "string" ? params.uri : "";

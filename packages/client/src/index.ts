@@ -1,5 +1,5 @@
 export { type AppliedAuth, type AuthConfig, applyAuth, checkAuth, OAUTH_NOT_AVAILABLE } from "./auth.js";
-export { CACHEABLE, ResultCache } from "./cache.js";
+export { ResultCache } from "./cache.js";
 export { type ConnectOptions, connectUpstream, targetFingerprint } from "./connect.js";
 export {
   type ClientEnvironment,
@@ -11,7 +11,13 @@ export {
 export { answerElicitation, fillDefaults } from "./elicitation.js";
 export { RequestEngine, type RequestOptions } from "./engine.js";
 export { type EraStore, MemoryEraStore } from "./era-store.js";
-export { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
+export {
+  type ClientHandlers,
+  elicitationHandlerFor,
+  installedHandlers,
+  NO_HANDLERS,
+  samplingHandlerFor,
+} from "./handlers.js";
 export { collect, MAX_PAGES, pages } from "./pagination.js";
 export { type ParamHeader, paramHeaderValues, type ToolHeaders, toolHeaders } from "./param-headers.js";
 export { type HandshakeOptions, isModernError, probeEra } from "./probe.js";

@@ -55,6 +55,28 @@ export type LoggingLevel =
   | "alert"
   | "emergency";
 
+/** The logging levels, least severe first (RFC 5424's order), so an index compares severities. */
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/** Methods whose complete results carry caching hints (ttlMs, cacheScope) in 2026-07-28. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
 export interface Tool {
   name: string;
   title?: string;

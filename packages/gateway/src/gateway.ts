@@ -5,7 +5,13 @@
  */
 import type { ClientHandlers, EraStore, UpstreamClient } from "@mcpx/client";
 import type { ServerConfig } from "@mcpx/config";
-import type { Implementation, JSONObject, LoggingLevel, UpstreamTarget } from "@mcpx/core";
+import {
+  type Implementation,
+  type JSONObject,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  type UpstreamTarget,
+} from "@mcpx/core";
 import { Catalog, CHANGED } from "./catalog.js";
 import { Dispatcher } from "./dispatcher.js";
 import { EventLog } from "./event-log.js";
@@ -16,17 +22,6 @@ import { ServerProtocol } from "./server/protocol.js";
 import { ResourceSubscriptions } from "./subscriptions.js";
 
 export const MCPX_SERVER_INFO: Implementation = { name: "mcpx", version: "0.1.0", title: "mcpx gateway" };
-
-const LEVELS: LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
 
 export interface GatewayOptions {
   servers: readonly ServerConfig[];
@@ -39,6 +34,8 @@ export interface GatewayOptions {
   pageSize?: number;
   /** One-shot use (the CLI without a daemon): no reconnecting. */
   reconnect?: boolean;
+  /** How long a modern client has to retry after input_required (default 10 min). */
+  inputTtlMs?: number;
 }
 
 export class Gateway {
@@ -70,7 +67,11 @@ export class Gateway {
     this.namespaces = new Namespaces(opts.servers);
     this.catalog = new Catalog(this.pool, this.namespaces, log);
     this.subscriptions = new ResourceSubscriptions(log);
-    this.dispatcher = new Dispatcher(this.catalog, this.subscriptions, opts.pageSize);
+    this.dispatcher = new Dispatcher(this.catalog, this.subscriptions, {
+      handlers: opts.handlers,
+      ...(opts.pageSize === undefined ? {} : { pageSize: opts.pageSize }),
+      ...(opts.inputTtlMs === undefined ? {} : { inputTtlMs: opts.inputTtlMs }),
+    });
     this.protocol = new ServerProtocol(this.dispatcher, {
       serverInfo: opts.serverInfo ?? MCPX_SERVER_INFO,
       ...(opts.instructions ? { instructions: opts.instructions } : {}),
@@ -94,6 +95,7 @@ export class Gateway {
     const before = [...this.#onStop];
     this.#onStop.clear();
     await Promise.allSettled(before.map(async (fn) => fn()));
+    this.dispatcher.close();
     for (const off of this.#unsubscribe.values()) off();
     this.#unsubscribe.clear();
     await this.pool.stop();
@@ -141,12 +143,12 @@ export class Gateway {
 
   /** An upstream's log line, to every peer that asked for that level, under the upstream's namespace. */
   #log(server: string, params: JSONObject): void {
-    const level = LEVELS.indexOf(params.level as LoggingLevel);
+    const level = LOGGING_LEVELS.indexOf(params.level as LoggingLevel);
     if (level < 0) return;
     const ns = this.#opts.servers.find((s) => s.name === server)?.namespace ?? server;
     const logger = typeof params.logger === "string" ? `${ns}/${params.logger}` : ns;
     for (const peer of this.#peers.values()) {
-      if (peer.logLevel === undefined || level < LEVELS.indexOf(peer.logLevel)) continue;
+      if (peer.logLevel === undefined || level < LOGGING_LEVELS.indexOf(peer.logLevel)) continue;
       peer.notify("notifications/message", { ...params, logger });
     }
   }

@@ -8,31 +8,14 @@ import {
   silentLogger,
   type UpstreamSettings,
 } from "@mcpx/core";
-import revision20241105 from "@mcpx/revision-2024-11-05";
-import revision20250326 from "@mcpx/revision-2025-03-26";
-import revision20250618 from "@mcpx/revision-2025-06-18";
-import revision20251125 from "@mcpx/revision-2025-11-25";
-import revision20260728 from "@mcpx/revision-2026-07-28";
+import { builtinPlugins } from "@mcpx/daemon";
 import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
-import transportHttpSse from "@mcpx/transport-http-sse";
-import transportStdio from "@mcpx/transport-stdio";
-import transportStreamableHttp from "@mcpx/transport-streamable-http";
 import { afterEach } from "vitest";
 
 export async function testHost(): Promise<Host & { events: LifecycleEvent[] }> {
   const host = createHost({ log: silentLogger });
-  for (const p of [
-    revision20241105,
-    revision20250326,
-    revision20250618,
-    revision20251125,
-    revision20260728,
-    transportStdio,
-    transportStreamableHttp,
-    transportHttpSse,
-  ]) {
-    await host.use(p);
-  }
+  // The same plugins, in the same order, as every mcpx applies before a config's own.
+  for (const p of builtinPlugins) await host.use(p);
   const events: LifecycleEvent[] = [];
   host.hooks.lifecycle.tap("e2e", (e) => events.push(e));
   return Object.assign(host, { events });

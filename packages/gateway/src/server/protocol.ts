@@ -6,6 +6,7 @@
  * none of those keys), and errors carry the code that revision uses.
  */
 import {
+  CACHEABLE_METHODS,
   type ClientCapabilities,
   errorResponse,
   type Implementation,
@@ -16,6 +17,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
   LEGACY_VERSIONS,
+  LOGGING_LEVELS,
   type LoggingLevel,
   McpxError,
   MetaKey,
@@ -32,25 +34,6 @@ export const SERVED_LEGACY: readonly string[] = [...LEGACY_VERSIONS].reverse();
 export const SERVED_MODERN: readonly string[] = [...MODERN_VERSIONS];
 /** Every version mcpx serves, newest first (what a -32022 lists). */
 export const SERVED: readonly string[] = [...SERVED_MODERN, ...SERVED_LEGACY];
-
-const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
-const LEVELS: LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
 
 export interface ServerIdentity {
   serverInfo: Implementation;
@@ -130,7 +113,7 @@ export class ServerProtocol {
     const info = meta?.[MetaKey.clientInfo];
     if (typeof info === "object" && info !== null) out.clientInfo = info as Implementation;
     const level = meta?.[MetaKey.logLevel];
-    if (typeof level === "string" && LEVELS.includes(level as LoggingLevel))
+    if (typeof level === "string" && LOGGING_LEVELS.includes(level as LoggingLevel))
       out.logLevel = level as LoggingLevel;
     return out;
   }
@@ -171,8 +154,8 @@ export class ServerProtocol {
       case "logging/setLevel": {
         if (modern) break;
         const level = params.level;
-        if (typeof level !== "string" || !LEVELS.includes(level as LoggingLevel)) {
-          throw new InvalidParamsError(`logging/setLevel: level must be one of ${LEVELS.join(", ")}`);
+        if (typeof level !== "string" || !LOGGING_LEVELS.includes(level as LoggingLevel)) {
+          throw new InvalidParamsError(`logging/setLevel: level must be one of ${LOGGING_LEVELS.join(", ")}`);
         }
         ctx.peer.logLevel = level as LoggingLevel;
         return {};
@@ -197,7 +180,7 @@ export class ServerProtocol {
     if (peer.era === "modern") {
       const out: JSONObject = { ...result };
       out.resultType ??= "complete";
-      if (CACHEABLE.has(method) && out.resultType === "complete") {
+      if (CACHEABLE_METHODS.has(method) && out.resultType === "complete") {
         // Aggregated and routed results are mcpx's: fresh for nobody else to reuse.
         if (typeof out.ttlMs !== "number" || out.ttlMs < 0) out.ttlMs = 0;
         if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = "private";
