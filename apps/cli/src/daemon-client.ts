@@ -2,6 +2,7 @@
  * Talking to a running daemon's control API (/.mcpx/ on the configured listen address, with the
  * configured token). `reachable` tells whether one is running, quickly.
  */
+import { request as httpRequest } from "node:http";
 import * as path from "node:path";
 import { loadConfig, type McpxConfig } from "@mcpx/config";
 import type { MainIO } from "./io.js";
@@ -45,13 +46,41 @@ export class DaemonClient {
     return this.#json<T>(await fetch(`${this.base}${route}`, { headers: this.#headers() }));
   }
 
-  async post<T>(route: string, body: unknown): Promise<T> {
-    const res = await fetch(`${this.base}${route}`, {
-      method: "POST",
-      headers: this.#headers({ "content-type": "application/json" }),
-      body: JSON.stringify(body),
+  /**
+   * POSTs JSON and waits for the answer however long it takes (a call through the daemon waits for a
+   * person to answer an elicitation; fetch would give up on the headers after five minutes).
+   */
+  post<T>(route: string, body: unknown): Promise<T> {
+    const text = JSON.stringify(body);
+    return new Promise<T>((resolve, reject) => {
+      const req = httpRequest(
+        `${this.base}${route}`,
+        {
+          method: "POST",
+          headers: this.#headers({
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(text)),
+          }),
+        },
+        (res) => {
+          let answer = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            answer += chunk;
+          });
+          res.on("end", () => {
+            try {
+              resolve(parseAnswer<T>(res.statusCode ?? 0, answer));
+            } catch (err) {
+              reject(err);
+            }
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(text);
     });
-    return this.#json<T>(res);
   }
 
   /** The items of a streaming route, as they come, until `signal` aborts or the daemon ends it. */
@@ -85,12 +114,16 @@ export class DaemonClient {
   }
 
   async #json<T>(res: Response): Promise<T> {
-    const text = await res.text();
-    const body = text ? (JSON.parse(text) as unknown) : {};
-    if (!res.ok) {
-      const message = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`;
-      throw new Error(message);
-    }
-    return body as T;
+    return parseAnswer<T>(res.status, await res.text());
   }
+}
+
+/** A control answer: its JSON, or the error it carries thrown. */
+function parseAnswer<T>(status: number, text: string): T {
+  const body = text ? (JSON.parse(text) as unknown) : {};
+  if (status < 200 || status > 299) {
+    const message = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${status}`;
+    throw new Error(message);
+  }
+  return body as T;
 }

@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { call, parseArguments } from "./commands/call.js";
 import { configCheck } from "./commands/config-check.js";
 import { eventsCommand, serveCommand, statusCommand, stdioCommand } from "./commands/daemon.js";
+import { elicitAnswer, elicitList, elicitWatch } from "./commands/elicit.js";
 import { eraForget, eraShow } from "./commands/era.js";
 import { pluginsList } from "./commands/plugins.js";
 import { getPrompt, listKind, readResource } from "./commands/resources.js";
@@ -119,7 +120,8 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
     ),
   )
     .option("-a, --arg <key=value...>", "an argument (the value is parsed as JSON when it is JSON)")
-    .action((tool: string, json: string | undefined, opts: Common & { arg?: string[] }) =>
+    .option("-d, --daemon", "call through the running daemon (what the server asks goes to `mcpx elicit`)")
+    .action((tool: string, json: string | undefined, opts: Common & { arg?: string[]; daemon?: boolean }) =>
       run(() => call(tool, json, opts, io))(),
     );
 
@@ -162,6 +164,63 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
     .option("--state-dir <dir>", "the state directory (default: the config's)")
     .action((server: string | undefined, opts: Common & { stateDir?: string }) =>
       run(() => eraForget(server, opts, io))(),
+    );
+
+  const elicit = program
+    .command("elicit")
+    .description(
+      "questions upstream servers asked (elicitations) held by the running daemon, and your answers",
+    );
+  common(elicit.command("list").description("list pending elicitations (and recently settled ones)"))
+    .option("-w, --wait [seconds]", "attach and wait until one is pending (at most this long), then list")
+    .action((opts: Common & { wait?: boolean | string }) => run(() => elicitList(opts, io))());
+  common(
+    elicit
+      .command("watch")
+      .description("attach: print each elicitation as it arrives (questions are held while one watches)"),
+  ).action((opts: Common) => run(() => elicitWatch(opts, io))());
+  elicit
+    .command("answer")
+    .description("answer a pending elicitation: a form's fields, a URL's consent, or --decline / --cancel")
+    .argument("<id>", "the elicitation's id (mcpx elicit list)")
+    .addOption(
+      new Option("-c, --config <file>", "the config file").default(DEFAULT_CONFIG, `./${DEFAULT_CONFIG}`),
+    )
+    .option("-f, --field <name=value...>", "a form field (typed by the form's schema: age=36, ok=true)")
+    .option("--json [content]", "the form's fields as a JSON object; bare: print machine-readable JSON")
+    .option("--content <json>", "the form's fields as a JSON object (the same as --json '{…}')")
+    .option("--decline", "decline: you will not answer")
+    .option("--cancel", "cancel: dismiss it without a choice")
+    .action(
+      (
+        id: string,
+        opts: {
+          config: string;
+          json?: boolean | string;
+          content?: string;
+          field?: string[];
+          decline?: boolean;
+          cancel?: boolean;
+        },
+      ) =>
+        run(() =>
+          elicitAnswer(
+            id,
+            {
+              config: opts.config,
+              json: opts.json === true,
+              ...(typeof opts.json === "string"
+                ? { content: opts.json }
+                : opts.content
+                  ? { content: opts.content }
+                  : {}),
+              ...(opts.field ? { field: opts.field } : {}),
+              ...(opts.decline ? { decline: true } : {}),
+              ...(opts.cancel ? { cancel: true } : {}),
+            },
+            io,
+          ),
+        )(),
     );
 
   const plugins = program.command("plugins").description("the installed plugins");

@@ -41,6 +41,7 @@ const BUILTINS = [
   "@mcpx/auth-header",
   "@mcpx/auth-env",
   "@mcpx/auth-query",
+  "@mcpx/elicitation-broker",
 ];
 
 describe("cli", () => {
@@ -91,7 +92,7 @@ describe("cli", () => {
         "  everything-http",
         "    url: http://127.0.0.1:3001/mcp",
         "    namespace: everything-http",
-        "plugins (14):",
+        "plugins (15):",
         ...BUILTINS.map((name) => `  ${name}  from (built-in)`),
         "  @mcpx/example-plugin@0.1.0  from ./plugin-hello",
         "",

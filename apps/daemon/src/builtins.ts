@@ -4,6 +4,7 @@ import authEnv from "@mcpx/auth-env";
 import authHeader from "@mcpx/auth-header";
 import authQuery from "@mcpx/auth-query";
 import type { Plugin } from "@mcpx/core";
+import elicitationBroker from "@mcpx/elicitation-broker";
 import revision20241105 from "@mcpx/revision-2024-11-05";
 import revision20250326 from "@mcpx/revision-2025-03-26";
 import revision20250618 from "@mcpx/revision-2025-06-18";
@@ -15,8 +16,10 @@ import transportStreamableHttp from "@mcpx/transport-streamable-http";
 
 /**
  * The plugins every mcpx applies before the ones its config lists, in this order: the protocol
- * revisions, the transports, the auth schemes. A config's own plugins then come on top, as
- * first-class as these (webpack applies its built-ins the same way).
+ * revisions, the transports, the auth schemes, the elicitation broker. A config's own plugins then
+ * come on top, as first-class as these (webpack applies its built-ins the same way). A config that
+ * lists a built-in by its name gives it options (`["@mcpx/elicitation-broker", { "timeoutMs": 60000 }]`)
+ * rather than applying it twice.
  */
 export const builtinPlugins: readonly Plugin<unknown>[] = [
   revision20241105,
@@ -32,6 +35,7 @@ export const builtinPlugins: readonly Plugin<unknown>[] = [
   authHeader,
   authEnv,
   authQuery,
+  elicitationBroker,
 ] as readonly Plugin<unknown>[];
 
 /** The source recorded for a built-in plugin (host.plugins), where a config's plugin has its spec. */

@@ -15,7 +15,7 @@ import {
   type LogLevel,
   redact,
 } from "@mcpx/core";
-import { FileEraStore, Gateway } from "@mcpx/gateway";
+import { FileEraStore, forwardingHandlers, Gateway } from "@mcpx/gateway";
 import { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
 
 export interface RuntimeOptions {
@@ -47,14 +47,17 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.writeLog ? { write: opts.writeLog } : {}),
     }),
   });
-  for (const plugin of builtinPlugins) await host.use(plugin, undefined, BUILTIN_SOURCE);
-  await resolvePlugins(config, host);
+  await applyPlugins(config, host);
   checkAuthTypes(config, host);
   const eraStore = new FileEraStore(opts.stateDir ?? config.stateDir);
   const roots = config.roots;
+  // The gateway's forwarding comes first: a question goes back to the client whose call caused it
+  // when that client can answer, and on to the broker (and the config's handlers) when not. A
+  // one-shot command has no client to forward to, so it declares no more than its plugins answer.
+  const forward = opts.oneShot ? undefined : forwardingHandlers();
   const handlers: ClientHandlers = {
-    elicitation: host.registry.elicitationHandlers(),
-    sampling: host.registry.samplingHandlers(),
+    elicitation: [...(forward ? [forward.elicitation] : []), ...host.registry.elicitationHandlers()],
+    sampling: [...(forward ? [forward.sampling] : []), ...host.registry.samplingHandlers()],
     roots: () => roots,
   };
   const gateway = new Gateway({
@@ -78,6 +81,21 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...(opts.oneShot ? { reconnect: false } : {}),
   });
   return { config, host, gateway, eraStore };
+}
+
+/**
+ * The built-in plugins, then the config's. A built-in the config lists by its name takes the options
+ * given there (`["@mcpx/elicitation-broker", { "timeoutMs": 60000 }]`) and is applied once.
+ */
+export async function applyPlugins(config: McpxConfig, host: Host): Promise<void> {
+  const builtinNames = new Set(builtinPlugins.map((p) => p.name));
+  const builtinOptions = new Map<string, unknown>();
+  for (const spec of config.plugins) {
+    if (builtinNames.has(spec.spec)) builtinOptions.set(spec.spec, spec.options);
+  }
+  for (const plugin of builtinPlugins)
+    await host.use(plugin, builtinOptions.get(plugin.name), BUILTIN_SOURCE);
+  await resolvePlugins({ ...config, plugins: config.plugins.filter((p) => !builtinNames.has(p.spec)) }, host);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Answering an elicitation: in a mode the revision in use defines and mcpx declared, by the first
- * handler that takes the mode; cancel when there is none (truthful: nobody is there to answer). An
- * accepted form answer's missing fields are filled from the requested schema's defaults.
+ * handler that takes the mode (and the caller, when it asks about it); cancel when there is none
+ * (truthful: nobody is there to answer). An accepted form answer's missing fields are filled from
+ * the requested schema's defaults.
  */
 import {
   type ElicitationHandler,
@@ -13,6 +14,7 @@ import {
   type Revision,
   type ServerRequestContext,
 } from "@mcpx/core";
+import { elicitationHandlerFor } from "./handlers.js";
 
 export function elicitationMode(params: ElicitRequestParams): ElicitationMode | string {
   return params.mode ?? "form";
@@ -34,7 +36,8 @@ export async function answerElicitation(
   if ((mode === "url" && !declared.url) || (mode === "form" && !declared.form)) {
     throw new InvalidParamsError(`elicitation mode ${JSON.stringify(mode)} was not declared by mcpx`);
   }
-  const handler = handlers.find((h) => h.modes.includes(mode as ElicitationMode));
+  // A forwarding handler takes the question only when the caller's own client can answer it.
+  const handler = elicitationHandlerFor(handlers, mode as ElicitationMode, params, ctx.caller);
   if (!handler) return { action: "cancel" };
   const result = await handler.handle(params, ctx);
   if (result.action === "accept" && mode === "form" && params.requestedSchema) {

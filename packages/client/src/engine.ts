@@ -5,6 +5,7 @@
  */
 import {
   type CancelAction,
+  type ClientCapabilities,
   ConnectionClosedError,
   type ConnectionInfo,
   type FrameContext,
@@ -48,6 +49,11 @@ export interface RequestOptions {
   onId?: (id: RequestId) => void;
   /** Opaque to mcpx: handed to the handlers of any question the server asks about this request. */
   context?: unknown;
+  /**
+   * The client capabilities declared on this request alone (modern revisions declare them per
+   * request); the connection's otherwise. Ignored by revisions that declare once, at initialize.
+   */
+  capabilities?: ClientCapabilities;
 }
 
 interface Pending {
@@ -67,6 +73,8 @@ interface Pending {
   cancellable: boolean;
   cleanup: (() => void) | undefined;
   context: unknown;
+  /** Questions of the server's about this request that mcpx is still answering (its clock is stopped). */
+  holds?: number;
 }
 
 export interface EngineParts {
@@ -112,7 +120,10 @@ export class RequestEngine {
     }
     let msg: JSONRPCRequest =
       p === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: p };
-    if (!opts.raw) msg = revision.shapeRequest(msg, this.info);
+    if (!opts.raw) {
+      const info = opts.capabilities ? { ...this.info, capabilities: opts.capabilities } : this.info;
+      msg = revision.shapeRequest(msg, info);
+    }
 
     return new Promise<Result>((resolve, reject) => {
       const pending: Pending = {
@@ -191,6 +202,9 @@ export class RequestEngine {
 
   #arm(id: RequestId, pending: Pending, ms: number): void {
     if (pending.timer) clearTimeout(pending.timer);
+    pending.timer = undefined;
+    // The server waits on mcpx's answer to a question about this request: mcpx is the slow one.
+    if (pending.holds) return;
     const left = pending.maxTotal - (Date.now() - pending.startedAt);
     const wait = Math.max(0, Math.min(ms, left));
     // A long-lived request (subscriptions/listen) has no deadline.
@@ -322,15 +336,40 @@ export class RequestEngine {
    * The request a server's question belongs to: the one whose response stream it came on, else the
    * only request in flight that carries a caller context (stdio says nothing about relations).
    */
-  relatedTo(streamOf: RequestId | undefined): { method: string; context: unknown } | undefined {
+  relatedTo(
+    streamOf: RequestId | undefined,
+  ): { method: string; context: unknown; hold: () => () => void } | undefined {
     const own = streamOf === undefined ? undefined : this.#pending.get(streamOf);
-    if (own) return { method: own.method, context: own.context };
+    if (own) return this.#related(own);
     let only: Pending | undefined;
     for (const p of this.#pending.values()) {
       if (p.context === undefined) continue;
       if (only) return undefined;
       only = p;
     }
-    return only ? { method: only.method, context: only.context } : undefined;
+    return only ? this.#related(only) : undefined;
+  }
+
+  /**
+   * `hold` stops the request's timeout while mcpx answers a question about it (a person may be
+   * answering an elicitation); the returned release starts it again, in full. maxTotalTimeout still
+   * bounds the whole.
+   */
+  #related(p: Pending): { method: string; context: unknown; hold: () => () => void } {
+    return {
+      method: p.method,
+      context: p.context,
+      hold: () => {
+        p.holds = (p.holds ?? 0) + 1;
+        this.#arm(p.id, p, p.timeout);
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          p.holds = (p.holds ?? 1) - 1;
+          if (this.#pending.get(p.id) === p) this.#arm(p.id, p, p.timeout);
+        };
+      },
+    };
   }
 }

@@ -12,7 +12,7 @@ import {
   type ServerRequestContext,
 } from "@mcpx/core";
 import { answerElicitation } from "./elicitation.js";
-import { type ClientHandlers, installedHandlers } from "./handlers.js";
+import { type ClientHandlers, installedHandlers, samplingHandlerFor } from "./handlers.js";
 
 export interface InputScope {
   upstream: string;
@@ -61,10 +61,13 @@ export async function fulfilInputRequests(
         break;
       }
       case "sampling/createMessage": {
-        const handler = scope.handlers.sampling[0];
+        // Sampling was declared on this request only if a handler could answer for its caller.
+        const handler = samplingHandlerFor(scope.handlers.sampling, params, scope.caller);
         if (!handler) {
           throw new InvalidResultError(
-            `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare`,
+            scope.handlers.sampling.length === 0
+              ? `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare`
+              : `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare on this request (its client cannot sample)`,
           );
         }
         responses[key] = await handler.handle(params, ctx);

@@ -13,13 +13,14 @@ import {
   type Logger,
   McpxError,
   MethodNotFoundError,
+  RequestDeclinedError,
   type RequestId,
   type Revision,
   resultResponse,
   type ServerRequestContext,
 } from "@mcpx/core";
 import { answerElicitation } from "./elicitation.js";
-import { type ClientHandlers, installedHandlers } from "./handlers.js";
+import { type ClientHandlers, installedHandlers, samplingHandlerFor } from "./handlers.js";
 
 export interface ServerRequestScope {
   upstream: string;
@@ -40,10 +41,13 @@ export class ServerRequests {
     this.#scope = scope;
   }
 
-  handle(req: JSONRPCRequest, related?: { method: string; context: unknown }): void {
+  handle(req: JSONRPCRequest, related?: { method: string; context: unknown; hold?: () => () => void }): void {
     const abort = new AbortController();
     this.#running.set(req.id, abort);
+    // While mcpx answers, the request the question is about does not time out (mcpx is the slow one).
+    const release = related?.hold?.();
     this.#answer(req, abort.signal, related)
+      .finally(() => release?.())
       .then((result) => resultResponse(req.id, result))
       .catch((err: unknown) => {
         const e = err instanceof McpxError ? err : new InternalError((err as Error)?.message ?? String(err));
@@ -89,8 +93,12 @@ export class ServerRequests {
       case "roots/list":
         return { roots: [...s.handlers.roots()] };
       case "sampling/createMessage": {
-        const handler = s.handlers.sampling[0];
-        if (!handler) throw new MethodNotFoundError("sampling/createMessage: mcpx did not declare sampling");
+        if (s.handlers.sampling.length === 0) {
+          throw new MethodNotFoundError("sampling/createMessage: mcpx did not declare sampling");
+        }
+        const handler = samplingHandlerFor(s.handlers.sampling, params, ctx.caller);
+        // Declared (a client of mcpx may sample), but not the client behind this request.
+        if (!handler) throw new RequestDeclinedError(declinedSampling(ctx));
         return handler.handle(params, ctx);
       }
       case "elicitation/create": {
@@ -108,4 +116,10 @@ export class ServerRequests {
         throw new MethodNotFoundError(`mcpx does not answer ${req.method}`);
     }
   }
+}
+
+export function declinedSampling(ctx: ServerRequestContext): string {
+  return ctx.caller === undefined
+    ? "sampling/createMessage declined: it belongs to no request of a client of mcpx that can sample"
+    : `sampling/createMessage declined: the client behind ${ctx.related?.method ?? "the request"} cannot sample`;
 }

@@ -24,6 +24,8 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** 2025-11-25: the request needs a URL-mode elicitation first. */
   URLElicitationRequired: -32042,
+  /** A client declined a server's request (sampling.mdx's example: "User rejected sampling request"). */
+  RequestDeclined: -1,
 
   // Local, implementation-defined range.
   ConnectionClosed: -32000,
@@ -145,6 +147,13 @@ export class UnsupportedProtocolVersionError extends McpError {
 export class URLElicitationRequiredError extends McpError {
   constructor(message: string, data?: unknown) {
     super(ErrorCode.URLElicitationRequired, message, data);
+  }
+}
+
+/** A client's refusal of a server's request (no sampling for it, nobody to ask). */
+export class RequestDeclinedError extends McpError {
+  constructor(message: string, data?: unknown) {
+    super(ErrorCode.RequestDeclined, message, data);
   }
 }
 

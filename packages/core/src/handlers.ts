@@ -17,9 +17,26 @@ export interface ServerRequestContext {
   caller?: unknown;
 }
 
+/**
+ * What a handler is asked before it is given a question, or before mcpx declares a capability:
+ *  - `params` present: this question, asked about a request of `caller` (undefined when the server
+ *    did not relate it to one) — false hands the question to the next handler;
+ *  - `params` absent: may it answer questions of requests made by `caller`? With `caller` undefined
+ *    the declaration is connection-wide (legacy initialize), and the answer is whether it ever can.
+ */
+export interface AnswerScope<P> {
+  caller?: unknown;
+  params?: P;
+}
+
 export interface ElicitationHandler {
   readonly name: string;
   readonly modes: readonly ElicitationMode[];
+  /**
+   * Whether it answers in this mode for this caller (see AnswerScope). Absent: always, in its
+   * modes. A forwarding handler answers only when the caller's own client can.
+   */
+  canAnswer?(mode: ElicitationMode, scope: AnswerScope<ElicitRequestParams>): boolean;
   handle(req: ElicitRequestParams, ctx: ServerRequestContext): Promise<ElicitResult>;
   /** notifications/elicitation/complete (2025-11-25): the URL-mode interaction finished. */
   complete?(elicitationId: string, ctx: { upstream: string }): void;
@@ -27,5 +44,7 @@ export interface ElicitationHandler {
 
 export interface SamplingHandler {
   readonly name: string;
+  /** Whether it answers for this caller (see AnswerScope). Absent: always. */
+  canAnswer?(scope: AnswerScope<JSONObject>): boolean;
   handle(params: JSONObject, ctx: ServerRequestContext): Promise<JSONObject>;
 }

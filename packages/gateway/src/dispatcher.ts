@@ -3,7 +3,12 @@
  * come from the catalog, a call, get, read or completion goes to the upstream that owns the name
  * or URI (mapped back to what that upstream knows), with progress and cancellation forwarded.
  */
-import type { RequestOptions } from "@mcpx/client";
+import {
+  type ClientHandlers,
+  installedHandlers,
+  type RequestOptions,
+  type UpstreamClient,
+} from "@mcpx/client";
 import {
   InvalidParamsError,
   type JSONObject,
@@ -12,6 +17,7 @@ import {
   type Result,
 } from "@mcpx/core";
 import type { Catalog, ListKind, Route } from "./catalog.js";
+import { INPUT_METHODS, InputBridge } from "./input-bridge.js";
 import { page } from "./paging.js";
 import type { CallContext } from "./server/peer.js";
 import type { ResourceSubscriptions } from "./subscriptions.js";
@@ -25,19 +31,53 @@ const LISTS: Record<string, ListKind> = {
 
 /** Keys of a downstream request's params that are the protocol's, not the call's. */
 function callParams(params: JSONObject, overrides: JSONObject): JSONObject {
-  const { _meta, ...rest } = params;
+  // inputResponses and requestState are between a client and mcpx (input-bridge.ts): a client's own
+  // never reach an upstream, which would take them for its own state.
+  const { _meta, inputResponses: _i, requestState: _r, ...rest } = params;
   return { ...rest, ...overrides };
+}
+
+export interface DispatcherOptions {
+  pageSize?: number;
+  /** The handlers of the upstream connections: what a modern request declares follows them. */
+  handlers?: ClientHandlers;
+  /** How long a requestState mcpx issued to a modern client stays good (default 10 min). */
+  inputTtlMs?: number;
 }
 
 export class Dispatcher {
   readonly #catalog: Catalog;
   readonly #subscriptions: ResourceSubscriptions;
   readonly #pageSize: number;
+  readonly #handlers: ClientHandlers | undefined;
+  /** Whether a handler answers only for some callers (then modern requests declare per caller). */
+  readonly #perCaller: boolean;
+  readonly #bridge: InputBridge;
 
-  constructor(catalog: Catalog, subscriptions: ResourceSubscriptions, pageSize = 100) {
+  constructor(
+    catalog: Catalog,
+    subscriptions: ResourceSubscriptions,
+    options: DispatcherOptions | number = {},
+  ) {
+    const opts = typeof options === "number" ? { pageSize: options } : options;
     this.#catalog = catalog;
     this.#subscriptions = subscriptions;
-    this.#pageSize = pageSize;
+    this.#pageSize = opts.pageSize ?? 100;
+    this.#handlers = opts.handlers;
+    this.#perCaller =
+      opts.handlers !== undefined &&
+      [...opts.handlers.elicitation, ...opts.handlers.sampling].some((h) => h.canAnswer !== undefined);
+    this.#bridge = new InputBridge(opts.inputTtlMs === undefined ? {} : { ttlMs: opts.inputTtlMs });
+  }
+
+  /** Calls of modern clients waiting for their retry (between input_required rounds). */
+  get parkedCalls(): number {
+    return this.#bridge.parked;
+  }
+
+  /** mcpx stops: calls waiting for a modern client's retry are cancelled. */
+  close(): void {
+    this.#bridge.close();
   }
 
   /** Whether this method is routed here (the protocol layer answers the rest itself). */
@@ -53,6 +93,14 @@ export class Dispatcher {
   async handle(method: string, params: JSONObject, ctx: CallContext): Promise<Result> {
     const kind = LISTS[method];
     if (kind) return page(await this.#catalog.list(kind), kind, params.cursor, this.#pageSize);
+    // A modern client is asked the upstream's questions through input_required, and retries.
+    if (ctx.peer.era === "modern" && method in INPUT_METHODS) {
+      return this.#bridge.run(method, params, ctx, (p, c) => this.#routed(method, p, c));
+    }
+    return this.#routed(method, params, ctx);
+  }
+
+  async #routed(method: string, params: JSONObject, ctx: CallContext): Promise<Result> {
     switch (method) {
       case "tools/call":
         return this.#forward("tools/call", await this.#byName("tools", params.name), params, "name", ctx);
@@ -94,7 +142,11 @@ export class Dispatcher {
     key: "name" | "uri",
     ctx: CallContext,
   ): Promise<Result> {
-    return route.client.request(method, callParams(params, { [key]: route.original }), this.#options(ctx));
+    return route.client.request(
+      method,
+      callParams(params, { [key]: route.original }),
+      this.#options(ctx, route.client),
+    );
   }
 
   async #complete(params: JSONObject, ctx: CallContext): Promise<Result> {
@@ -104,7 +156,7 @@ export class Dispatcher {
       return route.client.request(
         "completion/complete",
         callParams(params, { ref: { ...ref, name: route.original } }),
-        this.#options(ctx),
+        this.#options(ctx, route.client),
       );
     }
     if (ref?.type === "ref/resource") {
@@ -112,16 +164,20 @@ export class Dispatcher {
       return route.client.request(
         "completion/complete",
         callParams(params, { ref: { ...ref, uri: route.original } }),
-        this.#options(ctx),
+        this.#options(ctx, route.client),
       );
     }
     throw new InvalidParamsError(`completion/complete: ref must be a ref/prompt or a ref/resource`);
   }
 
   /** Cancellation and progress travel with the call; the caller's authorization context keys private caching. */
-  #options(ctx: CallContext): RequestOptions {
+  #options(ctx: CallContext, client: UpstreamClient): RequestOptions {
     // The call context travels with the request, so a question the upstream asks can go back to this caller.
     const opts: RequestOptions = { signal: ctx.signal, authContext: ctx.peer.authContext, context: ctx };
+    // A modern upstream is told, on this request, only what can be answered for this caller.
+    if (this.#perCaller && this.#handlers && client.revision.era === "modern") {
+      opts.capabilities = client.revision.capabilities(installedHandlers(this.#handlers, ctx));
+    }
     if (ctx.progressToken !== undefined) {
       const token = ctx.progressToken;
       opts.onProgress = ({ progressToken: _upstreamToken, ...rest }) =>

@@ -1,10 +1,18 @@
 export { Catalog, CHANGED, type ListKind, type Route } from "./catalog.js";
 export { type ControlOptions, createControlHandler } from "./control/control-api.js";
 export { builtinRoutes, type DaemonInfo } from "./control/routes.js";
-export { Dispatcher } from "./dispatcher.js";
+export { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
 export { FileEraStore, type StoredEra } from "./era-store.js";
 export { EventLog, type NumberedEvent } from "./event-log.js";
+export {
+  asCall,
+  type ForwardingHandlers,
+  forwardingHandlers,
+  peerElicits,
+  peerSamples,
+} from "./forwarding.js";
 export { Gateway, type GatewayOptions, MCPX_SERVER_INFO } from "./gateway.js";
+export { DEFAULT_INPUT_TTL_MS, INPUT_METHODS, InputBridge } from "./input-bridge.js";
 export { Namespaces, type Owned, SEPARATOR, URI_SCHEME } from "./namespaces.js";
 export { page } from "./paging.js";
 export {
@@ -14,6 +22,7 @@ export {
   type UpstreamState,
   type UpstreamStatus,
 } from "./pool.js";
+export { ClientRequests, type FrameWriter } from "./server/client-requests.js";
 export { type ParamHeader, paramHeaders } from "./server/http/headers-check.js";
 export {
   createMcpHttpHandler,

@@ -1,6 +1,7 @@
 import {
   type HandshakeContext,
   type Implementation,
+  InvalidResultError,
   MetaKey,
   type Negotiated,
   type Revision,
@@ -15,7 +16,9 @@ import { requestMeta } from "./meta.js";
  * official suite rejects the first request naming the very version it rejected). Each version is
  * sent at most settings.versionAttempts times, so a server that keeps refusing cannot loop it.
  * When no modern version is left, the last -32022 is thrown: the caller may pick a legacy version
- * from its `supported` list.
+ * from its `supported` list. Only a DiscoverResult (one that lists supportedVersions) means modern:
+ * a legacy server that answers any method it does not know with an empty result is not one, and
+ * the InvalidResultError thrown then sends the era probe on to initialize.
  */
 export async function discoverHandshake(preferred: Revision, ctx: HandshakeContext): Promise<Negotiated> {
   const sent = new Map<string, number>();
@@ -32,6 +35,11 @@ export async function discoverHandshake(preferred: Revision, ctx: HandshakeConte
     };
     try {
       const result = await ctx.request("server/discover", { _meta: requestMeta(conn, version) });
+      if (!Array.isArray(result.supportedVersions)) {
+        throw new InvalidResultError(
+          `server/discover answered without supportedVersions: not a DiscoverResult, so not a ${version} server`,
+        );
+      }
       const revision = ctx.resolve(version);
       const meta = result._meta as Record<string, unknown> | undefined;
       const serverInfo = meta?.[MetaKey.serverInfo];

@@ -1,4 +1,5 @@
 export * from "./cli-harness.js";
+export * from "./daemon-harness.js";
 export * from "./gateway-harness.js";
 export * from "./harness.js";
 export * from "./http-harness.js";

@@ -88,6 +88,9 @@ const rpcError = (code: number, message: string, data?: unknown) => (frames: Fra
     error: data === undefined ? { code, message } : { code, message, data },
   });
 
+const rpcResult = (result: unknown) => (frames: Frame[]) =>
+  JSON.stringify({ jsonrpc: "2.0", id: frames[0]?.id ?? null, result });
+
 describe("the era probe over stdio", () => {
   requirement(
     [
@@ -122,17 +125,22 @@ describe("the era probe over stdio", () => {
   );
 
   // Legacy servers answer server/discover with -32601, -32602 or not at all: each means initialize.
+  // So does an empty result, from a server that answers every method it does not know with {} (the
+  // official suite's scenario servers do): only a DiscoverResult, with supportedVersions, is modern.
   for (const [kind, answer] of [
     ["32601", { error: { code: -32601, message: "Method not found" } }],
     ["32602", { error: { code: -32602, message: "Invalid params" } }],
     ["32603", { error: { code: -32603, message: "Internal error" } }],
     ["silence", NO_ANSWER],
+    ["empty-result", {}],
   ] as const) {
     it(`probe/stdio-legacy-${kind}-means-initialize`, async () => {
       const { server, target } = await stdioServer({ versions: ["2025-06-18"] });
       server.on("server/discover", () => answer);
       const started = Date.now();
-      const { client } = await probe(target, { settings: { probeTimeout: 300 } });
+      // A short deadline only for silence: otherwise starting the child could outlast it, and the
+      // case would pass by timing out rather than by reading the answer.
+      const { client } = await probe(target, { settings: { probeTimeout: kind === "silence" ? 300 : 3000 } });
       expect(client.negotiated.version).toBe("2025-06-18");
       await server.waitForMethod("notifications/initialized");
       expect(methods(server)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
@@ -216,6 +224,7 @@ describe("the era probe over Streamable HTTP", () => {
     ["404", { status: 404 }],
     ["405", { status: 405 }],
     ["200-32601", { status: 200, contentType: "application/json", body: rpcError(-32601, "no such method") }],
+    ["200-empty-result", { status: 200, contentType: "application/json", body: rpcResult({}) }],
   ] as const) {
     it(`probe/http-legacy-${kind}-means-initialize`, async () => {
       const { server, script, target } = await httpServer({ versions: ["2025-11-25"] });

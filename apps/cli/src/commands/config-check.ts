@@ -7,9 +7,9 @@
  */
 import * as path from "node:path";
 import { checkAuth } from "@mcpx/client";
-import { loadConfig, type McpxConfig, resolvePlugins, type ServerConfig } from "@mcpx/config";
+import { loadConfig, type McpxConfig, type ServerConfig } from "@mcpx/config";
 import { AuthError, ConfigError, createHost, createLogger, type Host, PluginError, redact } from "@mcpx/core";
-import { BUILTIN_SOURCE, builtinPlugins } from "@mcpx/daemon";
+import { applyPlugins } from "@mcpx/daemon";
 import type { MainIO } from "../io.js";
 
 export interface CheckOptions {
@@ -51,8 +51,7 @@ export async function configCheck(options: CheckOptions, io: MainIO): Promise<nu
         secrets: () => secrets,
       }),
     });
-    for (const plugin of builtinPlugins) await host.use(plugin, undefined, BUILTIN_SOURCE);
-    await resolvePlugins(config, host);
+    await applyPlugins(config, host);
     checkAuths(config, host);
     report(io, options, shown, config, host.plugins);
     return 0;

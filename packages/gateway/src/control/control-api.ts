@@ -9,6 +9,7 @@ import type { Gateway } from "../gateway.js";
 import { readBody } from "../server/http/body.js";
 import { errorBody, HttpRefusal, refuse, sendJson } from "../server/http/reply.js";
 import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "../server/http/security.js";
+import { keepAlive } from "../server/http/sse.js";
 import { builtinRoutes, type DaemonInfo } from "./routes.js";
 
 export interface ControlOptions extends SecurityOptions {
@@ -16,6 +17,8 @@ export interface ControlOptions extends SecurityOptions {
   /** Routes plugins registered. */
   routes?: readonly ControlRoute[];
   maxBodyBytes?: number;
+  /** SSE comments on a streaming route while it is quiet, in ms (default 25 s; 0 for none). */
+  keepAliveMs?: number;
 }
 
 interface Compiled {
@@ -87,6 +90,8 @@ export function createControlHandler(gateway: Gateway, options: ControlOptions) 
       if (isAsyncIterable(out)) {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
         res.flushHeaders();
+        // A quiet stream (nothing to watch for minutes) must not look dead to the caller's timeouts.
+        keepAlive(res, options.keepAliveMs ?? 25_000);
         for await (const item of out) {
           if (res.destroyed) break;
           res.write(`data: ${JSON.stringify(item)}\n\n`);

@@ -34,6 +34,11 @@ export interface CallContext {
   progressToken?: string | number;
   /** Sends a notification related to this request (progress, log lines) on its stream. */
   notify(method: string, params: JSONObject): void;
-  /** Legacy clients: a request to the client related to this one (elicitation, sampling). */
-  request?(method: string, params: JSONObject): Promise<JSONObject>;
+  /**
+   * A question to the client, related to this request (elicitation/create, sampling/createMessage).
+   * Legacy clients get it as a request on this request's stream (or the session's channel); for a
+   * modern client the dispatcher ends the call with input_required and the retry brings the answer.
+   * Absent when there is no way to ask (a JSON-only POST with no GET stream, the control API).
+   */
+  request?(method: string, params: JSONObject, opts?: { signal?: AbortSignal }): Promise<JSONObject>;
 }

@@ -18,6 +18,7 @@ import {
   resultResponse,
 } from "@mcpx/core";
 import type { Gateway } from "../gateway.js";
+import { anySignal, ClientRequests } from "./client-requests.js";
 import { parseFilter } from "./listen.js";
 import { type OpenListen, openListen } from "./listen-peer.js";
 import type { CallContext, Peer } from "./peer.js";
@@ -36,6 +37,8 @@ export class StdioServer {
   readonly #inFlight = new Map<RequestId, AbortController>();
   readonly #listens = new Map<RequestId, OpenListen>();
   readonly #peer: Peer;
+  /** What mcpx asked a legacy client (elicitation, sampling) and awaits its response to. */
+  readonly #clientRequests = new ClientRequests();
   #era: "legacy" | "modern" | undefined;
   #initialized = false;
 
@@ -79,6 +82,7 @@ export class StdioServer {
 
   async close(): Promise<void> {
     for (const a of this.#inFlight.values()) a.abort();
+    this.#clientRequests.closeAll();
     for (const l of this.#listens.values()) await l.close();
     this.#listens.clear();
     await this.#gateway.removePeer(this.#peer);
@@ -97,7 +101,11 @@ export class StdioServer {
       return;
     }
     for (const msg of messages) {
-      if (!("method" in msg)) continue; // mcpx sends no requests to a stdio client yet
+      if (!("method" in msg)) {
+        // A response to a question mcpx asked the client (elicitation, sampling).
+        this.#clientRequests.settle(msg);
+        continue;
+      }
       if ("id" in msg) void this.#request(msg);
       else this.#notification(msg.method, msg.params ?? {});
     }
@@ -121,7 +129,6 @@ export class StdioServer {
   }
 
   async #request(msg: JSONRPCRequest): Promise<void> {
-    const protocol = this.#gateway.protocol;
     if (msg.method === "initialize") return this.#initialize(msg);
     const meta = msg.params?._meta as JSONObject | undefined;
     if (this.#era !== "legacy" && meta?.[MetaKey.protocolVersion] !== undefined) {
@@ -205,6 +212,19 @@ export class StdioServer {
       notify: (method, params) => this.#write({ jsonrpc: "2.0", method, params }),
     };
     if (typeof token === "string" || typeof token === "number") ctx.progressToken = token;
+    if (peer.era === "legacy") {
+      // stdio has one channel: the question goes on it, and the client's response comes back on it.
+      ctx.request = (method, params, opts) =>
+        this.#clientRequests.send(
+          method,
+          params,
+          (frame) => {
+            this.#write(frame);
+            return true;
+          },
+          anySignal(abort.signal, opts?.signal),
+        );
+    }
     return ctx;
   }
 }

@@ -12,9 +12,11 @@ export function callContext(
   signal: AbortSignal,
   token: string | number | undefined,
   notify: (method: string, params: JSONObject) => void,
+  request?: CallContext["request"],
 ): CallContext {
   const ctx: CallContext = { peer, signal, notify };
   if (token !== undefined) ctx.progressToken = token;
+  if (request) ctx.request = request;
   return ctx;
 }
 

@@ -52,7 +52,11 @@ export class HttpSse {
     session.lastSeen = Date.now();
     accepted(res);
     for (const m of messages) {
-      if (!("method" in m)) continue;
+      if (!("method" in m)) {
+        // A response to a question mcpx asked the client (elicitation, sampling).
+        session.clientRequests.settle(m);
+        continue;
+      }
       if ("id" in m) void this.#request(session, m);
       else session.notification(m.method, m.params);
     }
@@ -81,7 +85,7 @@ export class HttpSse {
       return;
     }
     const notify = (method: string, params: JSONObject) => void send({ jsonrpc: "2.0", method, params });
-    const answer = await session.answer(this.#gateway, msg, notify);
+    const answer = await session.answer(this.#gateway, msg, notify, (frame) => send(frame) ?? false);
     if (answer) send(answer);
   }
 

@@ -17,7 +17,8 @@ import {
   type RequestId,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
-import type { Peer } from "../peer.js";
+import { anySignal, ClientRequests, type FrameWriter } from "../client-requests.js";
+import type { CallContext, Peer } from "../peer.js";
 import { callContext, progressTokenOf } from "./context.js";
 import { ReplayStream } from "./replay-stream.js";
 import { HttpRefusal } from "./reply.js";
@@ -44,6 +45,8 @@ export class LegacySession implements Peer {
   readonly streams = new Map<string, ReplayStream>();
   /** Where notifications outside any request go; false when nothing took it now. */
   channel: ((frame: JSONRPCMessage) => boolean) | undefined;
+  /** What mcpx asked the client (elicitation, sampling) and awaits its response to. */
+  readonly clientRequests = new ClientRequests();
   #nextStream = 1;
 
   constructor(id: string, transport: SessionTransport, authContext: string) {
@@ -92,17 +95,22 @@ export class LegacySession implements Peer {
 
   /**
    * Answers one request through the protocol; undefined when the client cancelled it (a cancelled
-   * request gets no response).
+   * request gets no response). `ask` carries questions related to it to the client, where it can.
    */
   async answer(
     gateway: Gateway,
     msg: JSONRPCRequest,
     notify: (method: string, params: JSONObject) => void,
+    ask?: FrameWriter,
   ): Promise<JSONRPCResponse | undefined> {
     const abort = new AbortController();
     this.inFlight.set(msg.id, abort);
     try {
-      const ctx = callContext(this, abort.signal, progressTokenOf(msg), notify);
+      const request: CallContext["request"] = ask
+        ? (method, params, opts) =>
+            this.clientRequests.send(method, params, ask, anySignal(abort.signal, opts?.signal))
+        : undefined;
+      const ctx = callContext(this, abort.signal, progressTokenOf(msg), notify, request);
       const response = await gateway.protocol.respond(msg, ctx);
       return abort.signal.aborted ? undefined : response;
     } finally {
@@ -118,6 +126,7 @@ export class LegacySession implements Peer {
     for (const s of this.streams.values()) s.close();
     this.streams.clear();
     this.channel = undefined;
+    this.clientRequests.closeAll("the session ended");
   }
 }
 

@@ -95,7 +95,11 @@ export class LegacyHttp {
     }
     const requests: JSONRPCRequest[] = [];
     for (const m of messages) {
-      if (!("method" in m)) continue; // a response: mcpx sends no requests to HTTP clients yet
+      if (!("method" in m)) {
+        // A response to a question mcpx asked the client (elicitation, sampling).
+        session.clientRequests.settle(m);
+        continue;
+      }
       if ("id" in m) {
         if (m.method === "initialize" && batch) throw badRequest("initialize must not be in a batch", m.id);
         requests.push(m);
@@ -106,24 +110,50 @@ export class LegacyHttp {
     const streamed = requests.some((r) => progressTokenOf(r) !== undefined)
       ? info.accept.sse
       : !info.accept.json;
-    if (!streamed) {
-      const answers = await Promise.all(requests.map((r) => session.answer(this.#gateway, r, ignore)));
-      const out = answers.filter((a): a is JSONRPCResponse => a !== undefined);
-      // Every request was cancelled: there is nothing to answer.
-      if (out.length === 0) return accepted(res);
-      return sendJson(res, 200, batch ? out : out[0]);
-    }
-    const stream = session.openStream(this.#opts.replayEvents, this.#opts.retainStreams);
-    stream.attach(res, { prime: session.version === "2025-11-25" });
-    const notify = (method: string, params: JSONObject) =>
-      void stream.send({ jsonrpc: "2.0", method, params });
+    // A JSON answer switches to SSE when a question for the client comes first (if it takes SSE).
+    let stream: ReplayStream | undefined;
+    const openStream = (): ReplayStream => {
+      if (!stream) {
+        stream = session.openStream(this.#opts.replayEvents, this.#opts.retainStreams);
+        stream.attach(res, { prime: session.version === "2025-11-25" });
+      }
+      return stream;
+    };
+    if (streamed) openStream();
+    const notify = streamed
+      ? (method: string, params: JSONObject) => void stream?.send({ jsonrpc: "2.0", method, params })
+      : ignore;
+    const ask = this.#asker(session, info);
+    const held: JSONRPCResponse[] = [];
     await Promise.all(
       requests.map(async (r) => {
-        const answer = await session.answer(this.#gateway, r, notify);
-        if (answer) stream.send(answer);
+        const answer = await session.answer(this.#gateway, r, notify, ask && ((f) => ask(f, openStream)));
+        if (!answer) return;
+        if (stream) stream.send(answer);
+        else held.push(answer);
       }),
     );
-    stream.end();
+    if (stream) {
+      for (const answer of held) stream.send(answer);
+      stream.end();
+      return;
+    }
+    // Every request was cancelled: there is nothing to answer.
+    if (held.length === 0) return accepted(res);
+    return sendJson(res, 200, batch ? held : held[0]);
+  }
+
+  /**
+   * How a question related to a POST's request reaches the client: on that POST's SSE stream when
+   * the client takes SSE, else on the session's GET stream if it is open; undefined when neither.
+   */
+  #asker(
+    session: LegacySession,
+    info: RequestInfo,
+  ): ((frame: JSONRPCMessage, open: () => ReplayStream) => boolean) | undefined {
+    if (info.accept.sse) return (frame, open) => open().send(frame);
+    if (!session.streams.get(GET_STREAM)?.attached) return undefined;
+    return (frame) => session.streams.get(GET_STREAM)?.send(frame) ?? false;
   }
 
   /** GET: the standalone stream, or the resumption of any stream of the session (Last-Event-ID). */

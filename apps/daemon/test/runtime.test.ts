@@ -1,0 +1,38 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BUILTIN_SOURCE, builtinPlugins, loadRuntime } from "../src/index.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function config(body: unknown): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "mcpx-daemon-"));
+  dirs.push(dir);
+  await writeFile(join(dir, "mcpx.json"), JSON.stringify(body));
+  return join(dir, "mcpx.json");
+}
+
+describe("runtime", () => {
+  it("daemon/builtins-applied-once-with-config-options", async () => {
+    const file = await config({
+      servers: {},
+      stateDir: ".state",
+      plugins: [["@mcpx/elicitation-broker", { timeoutMs: 1234 }]],
+    });
+    const { host } = await loadRuntime({ configFile: file, writeLog: () => {} });
+    expect(host.plugins).toEqual(builtinPlugins.map((p) => ({ name: p.name, source: BUILTIN_SOURCE })));
+    expect(host.registry.elicitationHandlers().map((h) => h.name)).toEqual(["@mcpx/elicitation-broker"]);
+    expect(host.registry.controlRoutes().map((r) => r.path)).toContain("elicitations/watch");
+  });
+
+  it("daemon/builtin-options-checked", async () => {
+    const file = await config({ servers: {}, plugins: [["@mcpx/elicitation-broker", { timeoutMs: -1 }]] });
+    await expect(loadRuntime({ configFile: file, writeLog: () => {} })).rejects.toThrow(
+      /@mcpx\/elicitation-broker: invalid options: options\.timeoutMs/,
+    );
+  });
+});

@@ -1,0 +1,300 @@
+/**
+ * Questions for a modern client, carried by input_required (2026-07-28 multi round-trip requests).
+ *
+ * A modern client's tools/call, prompts/get or resources/read goes upstream as one call that stays
+ * pending in mcpx. When the upstream asks something the client can answer (an elicitation/create or
+ * sampling/createMessage request from a legacy upstream, or an input request from a modern one), the
+ * downstream request ends with an input_required result: the question under a key of mcpx's, and a
+ * requestState mcpx minted. The client's retry brings inputResponses; mcpx answers the upstream with
+ * them, and the retry waits on the same upstream call, ending with its result (or another
+ * input_required).
+ *
+ * requestState is an opaque random token (192 bits), bound to the authorization context, the method
+ * and the name or URI of the request that got it; it is single-use (each round mints a new one) and
+ * expires after `ttlMs`. One mcpx did not mint, or that fails any of those checks, is refused with
+ * -32602, and nothing reaches the upstream. A call whose state expires is cancelled upstream.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  type ElicitResult,
+  InvalidParamsError,
+  type JSONObject,
+  RequestDeclinedError,
+  type Result,
+} from "@mcpx/core";
+import type { CallContext } from "./server/peer.js";
+
+/** The requests a server may answer with input_required (mrtr.mdx §Supported Requests). */
+export const INPUT_METHODS: Readonly<Record<string, "name" | "uri">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+export const DEFAULT_INPUT_TTL_MS = 10 * 60_000;
+
+interface Question {
+  key: string;
+  method: string;
+  params: JSONObject;
+  resolve: (result: JSONObject) => void;
+  reject: (err: Error) => void;
+}
+
+type Outcome = { kind: "done"; result: Result } | { kind: "failed"; error: unknown };
+
+/** One upstream call of a modern client, across the downstream requests (rounds) that carry it. */
+class BridgedCall {
+  readonly method: string;
+  readonly target: unknown;
+  readonly authContext: string;
+  readonly abort = new AbortController();
+  /** Asked by the upstream, not yet sent to the client. */
+  readonly queue: Question[] = [];
+  /** Sent in the last input_required, awaiting the retry. */
+  readonly sent = new Map<string, Question>();
+  outcome: Outcome | undefined;
+  /** The downstream request now waiting on this call (none between rounds). */
+  current: CallContext | undefined;
+  state: string | undefined;
+  timer: NodeJS.Timeout | undefined;
+  #wake: (() => void) | undefined;
+  #keys = 0;
+
+  constructor(method: string, target: unknown, authContext: string) {
+    this.method = method;
+    this.target = target;
+    this.authContext = authContext;
+  }
+
+  ask(method: string, params: JSONObject, signal: AbortSignal | undefined): Promise<JSONObject> {
+    if (this.abort.signal.aborted)
+      return Promise.reject(new RequestDeclinedError(`${method}: the call ended`));
+    return new Promise<JSONObject>((resolve, reject) => {
+      const q: Question = { key: `q${++this.#keys}`, method, params, resolve, reject };
+      // The upstream withdrew its question.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          this.#drop(q);
+          reject(new RequestDeclinedError(`${method}: withdrawn by the server`));
+        },
+        { once: true },
+      );
+      this.queue.push(q);
+      this.wake();
+    });
+  }
+
+  finish(outcome: Outcome): void {
+    this.outcome = outcome;
+    this.wake();
+  }
+
+  wake(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  /** Resolves when there is something to tell the waiting request: the outcome, or questions. */
+  next(): Promise<void> {
+    if (this.outcome || this.queue.length > 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  /** Ends the call: upstream cancelled, every open question answered as nobody answered it. */
+  cancel(reason: string): void {
+    this.abort.abort(reason);
+    for (const q of [...this.queue, ...this.sent.values()]) unanswered(q, reason);
+    this.queue.length = 0;
+    this.sent.clear();
+    this.wake();
+  }
+
+  #drop(q: Question): void {
+    const at = this.queue.indexOf(q);
+    if (at >= 0) this.queue.splice(at, 1);
+    this.sent.delete(q.key);
+  }
+}
+
+/** A question nobody will answer: an elicitation is cancelled (truthful), anything else declined. */
+function unanswered(q: Question, reason: string): void {
+  if (q.method === "elicitation/create") q.resolve({ action: "cancel" } satisfies ElicitResult);
+  else q.reject(new RequestDeclinedError(`${q.method}: ${reason}`));
+}
+
+export class InputBridge {
+  readonly #ttlMs: number;
+  readonly #byState = new Map<string, BridgedCall>();
+
+  constructor(opts: { ttlMs?: number } = {}) {
+    this.#ttlMs = opts.ttlMs ?? DEFAULT_INPUT_TTL_MS;
+  }
+
+  /** Calls in flight between rounds (for tests and status). */
+  get parked(): number {
+    return this.#byState.size;
+  }
+
+  /**
+   * Runs one downstream request of a modern client: a first request starts the upstream call with
+   * `start`, a retry (requestState) resumes the call it names. Either ends with the call's result
+   * or an input_required result.
+   */
+  async run(
+    method: string,
+    params: JSONObject,
+    ctx: CallContext,
+    start: (params: JSONObject, ctx: CallContext) => Promise<Result>,
+  ): Promise<Result> {
+    const { requestState, inputResponses, ...own } = params;
+    const key = INPUT_METHODS[method];
+    const target = key ? own[key] : undefined;
+    let call: BridgedCall;
+    if (requestState === undefined) {
+      // Answers without a state answer nothing mcpx asked: ignored (mrtr.mdx §Error Handling).
+      call = new BridgedCall(method, target, ctx.peer.authContext);
+      call.current = ctx;
+      const upstreamCtx = this.#upstreamContext(call, ctx);
+      start(own, upstreamCtx).then(
+        (result) => call.finish({ kind: "done", result }),
+        (error: unknown) => call.finish({ kind: "failed", error }),
+      );
+    } else {
+      call = this.#find(method, target, requestState, ctx);
+      // Checked before anything changes: a bad retry leaves the call waiting for a good one.
+      const answers = this.#answers(call, inputResponses);
+      this.#resume(call, ctx);
+      this.#answer(call, answers);
+    }
+    return this.#wait(call, ctx);
+  }
+
+  /** mcpx stops: every parked call is cancelled. */
+  close(): void {
+    for (const call of new Set(this.#byState.values())) this.#expire(call, "mcpx is stopping");
+  }
+
+  #upstreamContext(call: BridgedCall, first: CallContext): CallContext {
+    const ctx: CallContext = {
+      peer: first.peer,
+      signal: call.abort.signal,
+      // Progress and log lines go to whichever request of the client is waiting now.
+      notify: (method, params) => {
+        const current = call.current;
+        if (!current) return;
+        if (method === "notifications/progress") {
+          if (current.progressToken === undefined) return;
+          current.notify(method, { ...params, progressToken: current.progressToken });
+        } else current.notify(method, params);
+      },
+      request: (method, params, opts) => call.ask(method, params, opts?.signal),
+    };
+    if (first.progressToken !== undefined) ctx.progressToken = first.progressToken;
+    return ctx;
+  }
+
+  #find(method: string, target: unknown, state: unknown, ctx: CallContext): BridgedCall {
+    const call = typeof state === "string" ? this.#byState.get(state) : undefined;
+    if (
+      !call ||
+      call.method !== method ||
+      call.target !== target ||
+      call.authContext !== ctx.peer.authContext
+    ) {
+      throw new InvalidParamsError(
+        `${method}: requestState is not one mcpx issued for this request, or it expired`,
+      );
+    }
+    return call;
+  }
+
+  #resume(call: BridgedCall, ctx: CallContext): void {
+    // Single use: the next round, if any, gets a new one.
+    if (call.state !== undefined) this.#byState.delete(call.state);
+    if (call.timer) clearTimeout(call.timer);
+    call.state = undefined;
+    call.current = ctx;
+  }
+
+  /** The retry's answer to each question sent, by key (absent: not answered). */
+  #answers(call: BridgedCall, responses: unknown): Map<string, JSONObject> {
+    const given =
+      typeof responses === "object" && responses !== null && !Array.isArray(responses)
+        ? (responses as Record<string, unknown>)
+        : {};
+    const answers = new Map<string, JSONObject>();
+    for (const q of call.sent.values()) {
+      const answer = given[q.key];
+      if (typeof answer !== "object" || answer === null || Array.isArray(answer)) continue;
+      if (q.method === "elicitation/create" && !isElicitResult(answer)) {
+        throw new InvalidParamsError(
+          `inputResponses.${q.key}: an elicitation answer needs action "accept", "decline" or "cancel"`,
+        );
+      }
+      answers.set(q.key, answer as JSONObject);
+    }
+    return answers;
+  }
+
+  /** The answers go to the questions they name; a question left unanswered is asked again. */
+  #answer(call: BridgedCall, answers: Map<string, JSONObject>): void {
+    const again: Question[] = [];
+    for (const q of call.sent.values()) {
+      const answer = answers.get(q.key);
+      if (answer) q.resolve(answer);
+      else again.push(q);
+    }
+    call.sent.clear();
+    call.queue.unshift(...again);
+  }
+
+  async #wait(call: BridgedCall, ctx: CallContext): Promise<Result> {
+    // The client cancelling the request it is waiting on cancels the upstream call.
+    const onAbort = () => {
+      if (call.current === ctx) call.cancel("cancelled by the client");
+    };
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      // A cancelled call has nothing to ask: it waits for the upstream's answer to the cancellation.
+      do await call.next();
+      while (!call.outcome && call.queue.length === 0);
+    } finally {
+      ctx.signal.removeEventListener("abort", onAbort);
+    }
+    call.current = undefined;
+    if (call.outcome) {
+      for (const q of call.queue) unanswered(q, "the call ended");
+      call.queue.length = 0;
+      if (call.outcome.kind === "failed") throw call.outcome.error;
+      return call.outcome.result;
+    }
+    const inputRequests: Record<string, JSONObject> = {};
+    for (const q of call.queue.splice(0)) {
+      call.sent.set(q.key, q);
+      inputRequests[q.key] = { method: q.method, params: q.params };
+    }
+    const state = randomBytes(24).toString("base64url");
+    call.state = state;
+    this.#byState.set(state, call);
+    call.timer = setTimeout(() => this.#expire(call, "the client did not retry in time"), this.#ttlMs);
+    call.timer.unref();
+    return { resultType: "input_required", inputRequests, requestState: state };
+  }
+
+  #expire(call: BridgedCall, reason: string): void {
+    if (call.state !== undefined) this.#byState.delete(call.state);
+    if (call.timer) clearTimeout(call.timer);
+    call.state = undefined;
+    call.cancel(reason);
+  }
+}
+
+function isElicitResult(v: object): v is ElicitResult {
+  const action = (v as { action?: unknown }).action;
+  return action === "accept" || action === "decline" || action === "cancel";
+}
