@@ -1,30 +1,12 @@
-import { ConfigError, createHost, describeSchemaErrors, type JSONObject, silentLogger } from "@mcpx/core";
-import { Ajv } from "ajv";
+import { createHost, silentLogger } from "@mcpx/core";
+import { schemeChecks } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import plugin, { basicScheme } from "../src/index.js";
 
 const http = { name: "api", url: "https://api.example.com/mcp" };
 const PASSWORD = "pa55:word-é";
 
-function schemaErrors(options: JSONObject): string[] {
-  const validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(
-    basicScheme.optionsSchema!,
-  );
-  return validate(options) ? [] : describeSchemaErrors(validate.errors, "servers.api.auth");
-}
-
-function refusal(
-  options: JSONObject,
-  target: { name: string; url?: string; command?: string } = http,
-): ConfigError {
-  try {
-    basicScheme.apply(options, target);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error("expected a ConfigError");
-}
+const { schemaErrors, refusal } = schemeChecks(basicScheme, { target: http, root: "servers.api.auth" });
 
 describe("auth-basic", () => {
   it("auth/basic/registers", async () => {

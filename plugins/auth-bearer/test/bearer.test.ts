@@ -1,30 +1,12 @@
-import { ConfigError, createHost, describeSchemaErrors, type JSONObject, silentLogger } from "@mcpx/core";
-import { Ajv } from "ajv";
+import { createHost, silentLogger } from "@mcpx/core";
+import { schemeChecks } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import plugin, { bearerScheme } from "../src/index.js";
 
 const http = { name: "api", url: "https://api.example.com/mcp" };
 const TOKEN = "s3cr3t-token.value_42";
 
-function schemaErrors(options: JSONObject): string[] {
-  const validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(
-    bearerScheme.optionsSchema!,
-  );
-  return validate(options) ? [] : describeSchemaErrors(validate.errors, "servers.api.auth");
-}
-
-function refusal(
-  options: JSONObject,
-  target: { name: string; url?: string; command?: string } = http,
-): ConfigError {
-  try {
-    bearerScheme.apply(options, target);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error("expected a ConfigError");
-}
+const { schemaErrors, refusal } = schemeChecks(bearerScheme, { target: http, root: "servers.api.auth" });
 
 describe("auth-bearer", () => {
   it("auth/bearer/registers", async () => {

@@ -1,30 +1,12 @@
-import { ConfigError, createHost, describeSchemaErrors, type JSONObject, silentLogger } from "@mcpx/core";
-import { Ajv } from "ajv";
+import { createHost, silentLogger } from "@mcpx/core";
+import { schemeChecks } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import plugin, { envScheme } from "../src/index.js";
 
 const stdio = { name: "fs", command: "node" };
 const KEY = "sk-live-0123456789";
 
-function schemaErrors(options: JSONObject): string[] {
-  const validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(
-    envScheme.optionsSchema!,
-  );
-  return validate(options) ? [] : describeSchemaErrors(validate.errors, "servers.fs.auth");
-}
-
-function refusal(
-  options: JSONObject,
-  target: { name: string; url?: string; command?: string } = stdio,
-): ConfigError {
-  try {
-    envScheme.apply(options, target);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error("expected a ConfigError");
-}
+const { schemaErrors, refusal } = schemeChecks(envScheme, { target: stdio, root: "servers.fs.auth" });
 
 describe("auth-env", () => {
   it("auth/env/registers", async () => {

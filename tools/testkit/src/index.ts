@@ -1,3 +1,4 @@
+export { schemeChecks } from "./auth-scheme.js";
 export type { FrameContext } from "./message-check.js";
 export { REVISIONS, type Revision } from "./revisions.js";
 export * from "./scripted/index.js";
