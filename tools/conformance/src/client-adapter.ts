@@ -1,0 +1,65 @@
+/**
+ * The client adapter the official conformance suite runs as `<command> <server-url>`: it connects
+ * to the scenario's server through mcpx's own packages (a host with the built-in plugins, then
+ * @mcpx/client's connectUpstream) and does what a user of mcpx would do for that scenario
+ * (client-flows.ts). It holds no protocol logic: whatever goes on the wire is mcpx's.
+ *
+ * Environment: MCP_CONFORMANCE_SCENARIO (the flow), MCP_CONFORMANCE_PROTOCOL_VERSION (the revision
+ * pin: dated versions through 2025-11-25 initialize, 2026-07-28 is stateless), MCP_CONFORMANCE_CONTEXT
+ * (scenario data, JSON), MCPX_LOG (mcpx's log level on stderr, default warn), MCPX_CONFORMANCE_PROBE=1
+ * (no pin: mcpx's era probe finds the era, as for an upstream configured without `revision`).
+ * Exit 0 when the flow completed, 1 with the reason on stderr when it did not.
+ */
+import { type ClientHandlers, connectUpstream } from "@mcpx/client";
+import {
+  createHost,
+  createLogger,
+  type ElicitationHandler,
+  type JSONObject,
+  type LogLevel,
+} from "@mcpx/core";
+import { builtinPlugins } from "@mcpx/daemon";
+import { flowFor } from "./client-flows.js";
+
+/** The user at the keyboard: accepts every form as it stands (mcpx fills in the schema's defaults). */
+const acceptingUser: ElicitationHandler = {
+  name: "conformance-user",
+  modes: ["form"],
+  handle: async () => ({ action: "accept", content: {} }),
+};
+
+const handlers: ClientHandlers = { elicitation: [acceptingUser], sampling: [], roots: () => [] };
+
+async function main(): Promise<void> {
+  const url = process.argv[2];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+  if (!url || !scenario) {
+    throw new Error("usage: MCP_CONFORMANCE_SCENARIO=<name> client-adapter <server-url>");
+  }
+  const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as JSONObject;
+  const host = createHost({ log: createLogger({ level: (process.env.MCPX_LOG as LogLevel) ?? "warn" }) });
+  for (const plugin of builtinPlugins) await host.use(plugin);
+  const client = await connectUpstream({
+    target: { name: "conformance", url },
+    env: { registry: host.registry, hooks: host.hooks, log: host.log },
+    handlers,
+    ...(version && !process.env.MCPX_CONFORMANCE_PROBE ? { revision: version } : {}),
+  });
+  try {
+    await flowFor(scenario)(client, context);
+  } finally {
+    await client.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "(no scenario)";
+    process.stderr.write(
+      `conformance client adapter: ${scenario}: ${(err as Error)?.stack ?? String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+/**
+ * What a user of mcpx does in each client scenario of the official suite, read from the scenario's
+ * source: which tools to call and with what. Only calls of UpstreamClient's public methods; the
+ * frames, headers, retries and answers are mcpx's own. A scenario not named here lists the tools.
+ */
+import type { UpstreamClient } from "@mcpx/client";
+import type { JSONObject, Tool } from "@mcpx/core";
+
+export type Flow = (client: UpstreamClient, context: JSONObject) => Promise<void>;
+
+/** A value of each required property's type: what a user would type to call a tool. */
+export function sampleArguments(schema: JSONObject | undefined): JSONObject {
+  const args: JSONObject = {};
+  const properties = (schema?.properties ?? {}) as Record<string, JSONObject>;
+  const required = Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+  for (const name of required) {
+    const type = properties[name]?.type;
+    args[name] =
+      type === "integer" || type === "number"
+        ? 1
+        : type === "boolean"
+          ? true
+          : type === "object"
+            ? {}
+            : type === "array"
+              ? []
+              : type === "null"
+                ? null
+                : "sample";
+  }
+  return args;
+}
+
+const listTools: Flow = async (client) => {
+  await client.listTools();
+};
+
+/** Every tool mcpx lists (an invalid one never is), in order, with sample arguments. */
+const callEveryTool: Flow = async (client) => {
+  for (const tool of (await client.listTools()) as Tool[]) {
+    await client.callTool(tool.name, sampleArguments(tool.inputSchema as JSONObject));
+  }
+};
+
+/** The tool calls the scenario hands over in MCP_CONFORMANCE_CONTEXT, with their arguments. */
+const callToolsFromContext: Flow = async (client, context) => {
+  const calls = (context.toolCalls ?? []) as { name: string; arguments?: JSONObject }[];
+  for (const call of calls) await client.callTool(call.name, call.arguments);
+};
+
+/** Each kind of request once or more: every tool called, every resource read, every prompt got. */
+const everything: Flow = async (client) => {
+  await callEveryTool(client, {});
+  for (const resource of await client.listResources()) await client.readResource(String(resource.uri));
+  for (const prompt of await client.listPrompts()) await client.getPrompt(String(prompt.name));
+};
+
+/** The focal tool's inputSchema, exactly as mcpx holds it, handed back to the echo tool. */
+const echoSchema: Flow = async (client) => {
+  const tools = (await client.listTools()) as Tool[];
+  const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+  if (!focal) throw new Error(`json_schema_2020_12_tool is not among the listed tools`);
+  await client.callTool("json_schema_echo", { schema: focal.inputSchema as JSONObject });
+};
+
+const flows: Record<string, Flow> = {
+  tools_call: callEveryTool,
+  "elicitation-sep1034-client-defaults": callEveryTool,
+  "sse-retry": callEveryTool,
+  "request-metadata": callEveryTool,
+  "sep-2322-client-request-state": callEveryTool,
+  "http-standard-headers": everything,
+  "http-custom-headers": callToolsFromContext,
+  "http-invalid-tool-headers": callEveryTool,
+  "json-schema-2020-12-preservation": echoSchema,
+};
+
+export function flowFor(scenario: string): Flow {
+  return flows[scenario] ?? listTools;
+}

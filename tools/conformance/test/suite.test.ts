@@ -1,0 +1,96 @@
+/** Planning the runs of a leg and judging each: what `pnpm conformance:client` counts as a pass. */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Check, type Exec, judge, runSuite, runsOf, type Scenario, SUITES } from "../src/suite.js";
+
+const scenario = (name: string, tags: string[]): Scenario => ({ name, tags, suite: SUITES[0]! });
+const exec = (over: Partial<Exec> = {}): Exec => ({
+  code: 0,
+  timedOut: false,
+  stdout: "",
+  stderr: "",
+  ms: 1,
+  ...over,
+});
+const check = (status: Check["status"], id = "c", errorMessage?: string): Check => ({
+  id,
+  status,
+  ...(errorMessage ? { errorMessage } : {}),
+});
+
+describe("runs and verdicts", () => {
+  it("runner/one-run-per-revision-tag", () => {
+    const runs = runsOf([
+      scenario("tools_call", ["2025-06-18", "2025-11-25", "2026-07-28"]),
+      scenario("sep-2640-client-no-prefetch", ["extension"]),
+    ]);
+    expect(runs.map((r) => [r.scenario.name, r.version, r.tag])).toEqual([
+      ["tools_call", "2025-06-18", "2025-06-18"],
+      ["tools_call", "2025-11-25", "2025-11-25"],
+      ["tools_call", "2026-07-28", "2026-07-28"],
+      ["sep-2640-client-no-prefetch", undefined, "extension"],
+    ]);
+  });
+
+  it("runner/pass-needs-exit-0-and-a-success", () => {
+    expect(judge(exec(), [check("SUCCESS"), check("INFO")], 1000)).toEqual({ pass: true });
+    expect(judge(exec(), [check("SKIPPED", "s", "never called")], 1000)).toEqual({
+      pass: false,
+      reason: "no check succeeded (s: never called)",
+    });
+    expect(judge(exec({ code: 1 }), [check("SUCCESS")], 1000, "client: boom").reason).toBe(
+      "exit 1: client: boom",
+    );
+  });
+
+  it("runner/failure-warning-and-timeout-fail", () => {
+    expect(judge(exec({ code: 1 }), [check("SUCCESS"), check("FAILURE", "f", "bad")], 1000).reason).toBe(
+      "f: bad",
+    );
+    expect(judge(exec({ code: 1 }), [check("WARNING", "w", "meh")], 1000).reason).toBe("w (warning): meh");
+    expect(judge(exec({ code: null, timedOut: true }), [], 45_000).reason).toBe(
+      "killed after 45s (hard timeout)",
+    );
+  });
+});
+
+describe("the hard timeout", () => {
+  it("runner/hard-timeout-kills-the-hung-client", async () => {
+    // The suite's own timeout kills the shell it started; the client under it lives on and holds the
+    // suite's pipes, so the suite never ends. The hard timeout kills the whole process group.
+    const dir = mkdtempSync(path.join(tmpdir(), "mcpx-hang-"));
+    const pidFile = path.join(dir, "pid");
+    const hang = path.join(dir, "hang.mjs");
+    writeFileSync(
+      hang,
+      `import { writeFileSync } from "node:fs";
+writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+setInterval(() => {}, 1000);`,
+    );
+    const args = [
+      "client",
+      "--command",
+      `node ${hang}`,
+      "--scenario",
+      "initialize",
+      "--timeout",
+      "1000",
+      "-o",
+      dir,
+    ];
+    const exec = await runSuite(SUITES[0]!, args, 5000);
+    expect(exec.timedOut).toBe(true);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    // Gone, or a zombie its new parent (init) has not reaped yet: either way, no longer running.
+    const running = () => {
+      try {
+        return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    expect(running()).toBe(false);
+  }, 20_000);
+});
