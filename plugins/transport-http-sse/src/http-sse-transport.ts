@@ -17,9 +17,16 @@ import {
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
-import type { EventSourceMessage } from "eventsource-parser";
-import { discard, type HttpAnswer, HttpClient, header, readText, where } from "./http.js";
-import { readSse } from "./sse.js";
+import {
+  discard,
+  type EventSourceMessage,
+  type HttpAnswer,
+  HttpClient,
+  header,
+  readSse,
+  readText,
+  where,
+} from "@mcpx/http";
 
 export class HttpSseTransport implements Transport {
   readonly kind = "http+sse";

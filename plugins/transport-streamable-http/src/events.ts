@@ -3,9 +3,9 @@
  * the server's `retry`. Messages go to `deliver` with the id of the event that carried them.
  */
 import type { FrameMeta, FrameSource, JSONRPCMessage, Logger } from "@mcpx/core";
+import type { Body } from "@mcpx/http";
+import { readSse } from "@mcpx/http";
 import { readFrames } from "./frames.js";
-import type { Body } from "./http.js";
-import { readSse } from "./sse.js";
 
 export interface StreamCursor {
   lastEventId?: string;

@@ -7,8 +7,8 @@
  * sseReconnectAttempts times in a row without an event.
  */
 import type { JSONRPCMessage, Logger, TransportSink, UpstreamSettings } from "@mcpx/core";
+import { discard, type HttpAnswer } from "@mcpx/http";
 import { frameMeta, pump, type StreamCursor, sleep } from "./events.js";
-import { discard, type HttpAnswer } from "./http.js";
 
 export interface GetStreamParts {
   upstream: string;

@@ -15,9 +15,9 @@ import {
   type TransportSink,
   type UpstreamSettings,
 } from "@mcpx/core";
+import type { Body, HttpAnswer } from "@mcpx/http";
 import { frameMeta, pump, type StreamCursor, sleep } from "./events.js";
 import { answers } from "./frames.js";
-import type { Body, HttpAnswer } from "./http.js";
 
 export interface ResponseStreamParts {
   upstream: string;

@@ -5,7 +5,7 @@
  * minted for an earlier legacy exchange means nothing to a modern request.
  */
 import type { NegotiatedSession } from "@mcpx/core";
-import { type HttpAnswer, header } from "./http.js";
+import { type HttpAnswer, header } from "@mcpx/http";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
 export const VERSION_HEADER = "MCP-Protocol-Version";

@@ -17,10 +17,10 @@ import {
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
+import { discard, type HttpAnswer, HttpClient, header, readText, where } from "@mcpx/http";
 import { parseQuietly } from "./error-body.js";
 import { answers, readFrames } from "./frames.js";
 import { GetStream } from "./get-stream.js";
-import { discard, type HttpAnswer, HttpClient, header, readText, where } from "./http.js";
 import { followResponseStream } from "./resumption.js";
 import { mergeHeaders, SESSION_HEADER, Session } from "./session.js";
 

@@ -84,25 +84,25 @@ describe("cancellation (legacy, stdio)", () => {
                 clearInterval(tick);
                 resolve({ content: [{ type: "text", text: "finished" }] });
               }
-            }, 100);
+            }, 150);
           }),
       },
     });
     const client = await c.connect();
     const seen: number[] = [];
-    // each step is under the 250 ms timeout, the whole is not: progress keeps it alive
+    // each step (150 ms) is well under the 600 ms timeout, the whole (900 ms) is not: progress keeps it alive
     const done = await client.callTool(
       "echo",
       {},
-      { timeout: 250, onProgress: (p) => seen.push(p.progress) },
+      { timeout: 600, onProgress: (p) => seen.push(p.progress) },
     );
     expect(done.content).toEqual([{ type: "text", text: "finished" }]);
     expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
     // but never past the maximum total
     const capped = await client
-      .callTool("echo", {}, { timeout: 250, maxTotalTimeout: 350, onProgress: () => {} })
+      .callTool("echo", {}, { timeout: 600, maxTotalTimeout: 700, onProgress: () => {} })
       .catch((e) => e);
     expect(capped).toBeInstanceOf(RequestTimeoutError);
-    expect(capped.message).toMatch(/maximum total of 350 ms/);
+    expect(capped.message).toMatch(/maximum total of 700 ms/);
   });
 });
