@@ -59,6 +59,8 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     elicitation: [...(forward ? [forward.elicitation] : []), ...host.registry.elicitationHandlers()],
     sampling: [...(forward ? [forward.sampling] : []), ...host.registry.samplingHandlers()],
     roots: () => roots,
+    // A caller that declared roots is asked for its own; the config's roots answer the rest.
+    rootsHandlers: forward ? [forward.roots] : [],
   };
   const gateway = new Gateway({
     servers: Object.values(config.servers),

@@ -5,7 +5,9 @@ import type {
   InstalledHandlers,
   JSONObject,
   Root,
+  RootsHandler,
   SamplingHandler,
+  ServerRequestContext,
 } from "@mcpx/core";
 
 /** What answers a server's questions on this connection. */
@@ -16,6 +18,8 @@ export interface ClientHandlers {
   sampling: readonly SamplingHandler[];
   /** The roots mcpx declares (config `roots`). */
   roots: () => readonly Root[];
+  /** Asked first when a server lists roots: the first that takes the caller answers (else `roots`). */
+  rootsHandlers?: readonly RootsHandler[];
 }
 
 export const NO_HANDLERS: ClientHandlers = Object.freeze({
@@ -64,4 +68,11 @@ export function samplingHandlerFor(
 ): SamplingHandler | undefined {
   const scope = caller === undefined ? { params } : { params, caller };
   return handlers.find((h) => h.canAnswer?.(scope) ?? true);
+}
+
+/** The roots to answer a server's roots/list with: a roots handler that takes the caller, else the configured ones. */
+export async function listRoots(h: ClientHandlers, ctx: ServerRequestContext): Promise<readonly Root[]> {
+  const scope = ctx.caller === undefined ? { params: {} } : { params: {}, caller: ctx.caller };
+  const handler = h.rootsHandlers?.find((r) => r.canAnswer?.(scope) ?? true);
+  return handler ? handler.handle(ctx) : h.roots();
 }

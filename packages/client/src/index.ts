@@ -15,6 +15,7 @@ export {
   type ClientHandlers,
   elicitationHandlerFor,
   installedHandlers,
+  listRoots,
   NO_HANDLERS,
   samplingHandlerFor,
 } from "./handlers.js";

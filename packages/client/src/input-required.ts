@@ -12,7 +12,7 @@ import {
   type ServerRequestContext,
 } from "@mcpx/core";
 import { answerElicitation } from "./elicitation.js";
-import { type ClientHandlers, installedHandlers, samplingHandlerFor } from "./handlers.js";
+import { type ClientHandlers, installedHandlers, listRoots, samplingHandlerFor } from "./handlers.js";
 
 export interface InputScope {
   upstream: string;
@@ -42,45 +42,50 @@ export async function fulfilInputRequests(
     related: scope.related,
   };
   if (scope.caller !== undefined) ctx.caller = scope.caller;
-  // One at a time: a person may be answering them.
-  for (const [key, value] of Object.entries(inputRequests as Record<string, unknown>)) {
-    const req = value as { method?: unknown; params?: JSONObject } | null;
-    const params = req?.params ?? {};
-    switch (req?.method) {
-      case "elicitation/create": {
-        const elicit = params as ElicitRequestParams;
-        scope.hooks.elicitation.call(scope.upstream, elicit);
-        const declared = installedHandlers(scope.handlers).elicitation;
-        responses[key] = await answerElicitation(
-          elicit,
-          scope.revision,
-          declared,
-          scope.handlers.elicitation,
-          ctx,
-        );
-        break;
-      }
-      case "sampling/createMessage": {
-        // Sampling was declared on this request only if a handler could answer for its caller.
-        const handler = samplingHandlerFor(scope.handlers.sampling, params, scope.caller);
-        if (!handler) {
-          throw new InvalidResultError(
-            scope.handlers.sampling.length === 0
-              ? `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare`
-              : `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare on this request (its client cannot sample)`,
-          );
-        }
-        responses[key] = await handler.handle(params, ctx);
-        break;
-      }
-      case "roots/list":
-        responses[key] = { roots: [...scope.handlers.roots()] };
-        break;
-      default:
-        throw new InvalidResultError(
-          `${scope.related.method}: input request ${key} has method ${JSON.stringify(req?.method)}, which is not one a server may ask for`,
-        );
-    }
-  }
+  // All at once: each goes to its own handler, and one that passes questions on (the gateway, to
+  // its own client) can put them to that client together, as the server asked them.
+  const entries = Object.entries(inputRequests as Record<string, unknown>);
+  const answers = await Promise.all(
+    entries.map(([key, value]) => fulfilOne(key, value, scope, { ...ctx, inputKey: key })),
+  );
+  entries.forEach(([key], i) => {
+    responses[key] = answers[i] as JSONObject;
+  });
   return responses;
+}
+
+async function fulfilOne(
+  key: string,
+  value: unknown,
+  scope: InputScope,
+  ctx: ServerRequestContext,
+): Promise<JSONObject> {
+  const req = value as { method?: unknown; params?: JSONObject } | null;
+  const params = req?.params ?? {};
+  switch (req?.method) {
+    case "elicitation/create": {
+      const elicit = params as ElicitRequestParams;
+      scope.hooks.elicitation.call(scope.upstream, elicit);
+      const declared = installedHandlers(scope.handlers).elicitation;
+      return answerElicitation(elicit, scope.revision, declared, scope.handlers.elicitation, ctx);
+    }
+    case "sampling/createMessage": {
+      // Sampling was declared on this request only if a handler could answer for its caller.
+      const handler = samplingHandlerFor(scope.handlers.sampling, params, scope.caller);
+      if (!handler) {
+        throw new InvalidResultError(
+          scope.handlers.sampling.length === 0
+            ? `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare`
+            : `${scope.related.method}: the server asked for sampling (input request ${key}), which mcpx did not declare on this request (its client cannot sample)`,
+        );
+      }
+      return handler.handle(params, ctx);
+    }
+    case "roots/list":
+      return { roots: [...(await listRoots(scope.handlers, ctx))] } as unknown as JSONObject;
+    default:
+      throw new InvalidResultError(
+        `${scope.related.method}: input request ${key} has method ${JSON.stringify(req?.method)}, which is not one a server may ask for`,
+      );
+  }
 }

@@ -20,7 +20,7 @@ import {
   type ServerRequestContext,
 } from "@mcpx/core";
 import { answerElicitation } from "./elicitation.js";
-import { type ClientHandlers, installedHandlers, samplingHandlerFor } from "./handlers.js";
+import { type ClientHandlers, installedHandlers, listRoots, samplingHandlerFor } from "./handlers.js";
 
 export interface ServerRequestScope {
   upstream: string;
@@ -91,7 +91,7 @@ export class ServerRequests {
       case "ping":
         return {};
       case "roots/list":
-        return { roots: [...s.handlers.roots()] };
+        return { roots: [...(await listRoots(s.handlers, ctx))] } as unknown as JSONObject;
       case "sampling/createMessage": {
         if (s.handlers.sampling.length === 0) {
           throw new MethodNotFoundError("sampling/createMessage: mcpx did not declare sampling");

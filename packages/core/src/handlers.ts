@@ -1,6 +1,6 @@
-/** Whoever answers a server's questions: elicitation and sampling handlers. */
+/** Whoever answers a server's questions: elicitation, sampling and roots handlers. */
 import type { JSONObject } from "./jsonrpc.js";
-import type { ElicitationMode, ElicitRequestParams, ElicitResult } from "./mcp.js";
+import type { ElicitationMode, ElicitRequestParams, ElicitResult, Root } from "./mcp.js";
 
 export interface ServerRequestContext {
   upstream: string;
@@ -15,6 +15,11 @@ export interface ServerRequestContext {
    * downstream call, so a question can be forwarded to the client that caused it).
    */
   caller?: unknown;
+  /**
+   * The key the server gave the question in an input_required result (2026-07-28), so that whoever
+   * passes it on (the gateway, to its own modern client) can ask it under the same key.
+   */
+  inputKey?: string;
 }
 
 /**
@@ -47,4 +52,15 @@ export interface SamplingHandler {
   /** Whether it answers for this caller (see AnswerScope). Absent: always. */
   canAnswer?(scope: AnswerScope<JSONObject>): boolean;
   handle(params: JSONObject, ctx: ServerRequestContext): Promise<JSONObject>;
+}
+
+/**
+ * Answers roots/list for the requests of some callers (the gateway asks its own client when that
+ * client declared roots); the configured roots answer the rest.
+ */
+export interface RootsHandler {
+  readonly name: string;
+  /** Whether it answers for this caller (see AnswerScope). Absent: always. */
+  canAnswer?(scope: AnswerScope<JSONObject>): boolean;
+  handle(ctx: ServerRequestContext): Promise<readonly Root[]>;
 }

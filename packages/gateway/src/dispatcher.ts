@@ -142,11 +142,12 @@ export class Dispatcher {
     key: "name" | "uri",
     ctx: CallContext,
   ): Promise<Result> {
-    return route.client.request(
-      method,
-      callParams(params, { [key]: route.original }),
-      this.#options(ctx, route.client),
-    );
+    const overrides: JSONObject = { [key]: route.original };
+    // A modern client's own answers on a first request go to a modern upstream (its keys), no other.
+    if (ctx.inputResponses !== undefined && route.client.revision.era === "modern") {
+      overrides.inputResponses = ctx.inputResponses;
+    }
+    return route.client.request(method, callParams(params, overrides), this.#options(ctx, route.client));
   }
 
   async #complete(params: JSONObject, ctx: CallContext): Promise<Result> {

@@ -7,7 +7,10 @@
  * the capability goes to it — a legacy client gets elicitation/create or sampling/createMessage on
  * the stream of its request, a modern one an input_required result (see input-bridge.ts) — and any
  * other question goes on to the next handler (the elicitation broker), the last resort being cancel
- * for an elicitation and a refusal for sampling.
+ * for an elicitation and a refusal for sampling. roots/list goes the same way to a caller that
+ * declared roots (its roots are the ones that matter for its call); the configured roots answer the
+ * rest. A question an upstream asked in an input_required result keeps its key on the way to a
+ * modern client (ServerRequestContext.inputKey).
  *
  * What they make mcpx declare upstream (canAnswer without params): to a modern upstream, on each
  * request, only what that request's client declared; connection-wide (a legacy initialize, made
@@ -24,6 +27,8 @@ import {
   type JSONObject,
   RequestCancelledError,
   RequestDeclinedError,
+  type Root,
+  type RootsHandler,
   type SamplingHandler,
 } from "@mcpx/core";
 import type { CallContext, Peer } from "./server/peer.js";
@@ -51,6 +56,12 @@ export function peerElicits(peer: Peer, mode: ElicitationMode): boolean {
   // {} means form only (2025-11-25 and 2026-07-28 keep 2025-06-18's meaning).
   if (mode === "url") return declared.url !== undefined;
   return declared.form !== undefined || Object.keys(declared).length === 0;
+}
+
+/** Whether this client can be asked for its roots (it declared roots). */
+export function peerRoots(peer: Peer): boolean {
+  const declared = peer.capabilities.roots;
+  return typeof declared === "object" && declared !== null;
 }
 
 /** Whether this client can be asked this sampling request. */
@@ -100,6 +111,7 @@ function unreachable(err: unknown): boolean {
 export interface ForwardingHandlers {
   elicitation: ElicitationHandler;
   sampling: SamplingHandler;
+  roots: RootsHandler;
 }
 
 export function forwardingHandlers(): ForwardingHandlers {
@@ -123,7 +135,7 @@ export function forwardingHandlers(): ForwardingHandlers {
         if (urls.size > MAX_TRACKED_URLS) urls.delete(urls.keys().next().value as string);
       }
       try {
-        const result = await call.request("elicitation/create", params, { signal: ctx.signal });
+        const result = await call.request("elicitation/create", params, askOptions(ctx));
         const { _meta, ...answer } = result;
         if (answer.action !== "accept" && key) urls.delete(key);
         return answer as ElicitResult;
@@ -153,9 +165,11 @@ export function forwardingHandlers(): ForwardingHandlers {
       const call = asCall(ctx.caller) as CallContext & Required<Pick<CallContext, "request">>;
       const { _meta, ...question } = params;
       try {
-        const { _meta: _m, ...answer } = await call.request("sampling/createMessage", question, {
-          signal: ctx.signal,
-        });
+        const { _meta: _m, ...answer } = await call.request(
+          "sampling/createMessage",
+          question,
+          askOptions(ctx),
+        );
         return answer;
       } catch (err) {
         if (unreachable(err) && !(err instanceof RequestDeclinedError)) {
@@ -166,5 +180,26 @@ export function forwardingHandlers(): ForwardingHandlers {
     },
   };
 
-  return { elicitation, sampling };
+  const roots: RootsHandler = {
+    name: "mcpx-gateway-forward",
+    canAnswer: (scope) => canAsk(scope, (call) => peerRoots(call.peer)),
+    async handle(ctx) {
+      const call = asCall(ctx.caller) as CallContext & Required<Pick<CallContext, "request">>;
+      try {
+        const answer = await call.request("roots/list", {}, askOptions(ctx));
+        return Array.isArray(answer.roots) ? (answer.roots as unknown as Root[]) : [];
+      } catch (err) {
+        // Nobody answered: the caller's client has no roots to give.
+        if (unreachable(err)) return [];
+        throw err;
+      }
+    },
+  };
+
+  return { elicitation, sampling, roots };
+}
+
+/** How a question is put to the caller's client: withdrawn with the upstream's, under the upstream's key. */
+function askOptions(ctx: { signal: AbortSignal; inputKey?: string }): { signal: AbortSignal; key?: string } {
+  return ctx.inputKey === undefined ? { signal: ctx.signal } : { signal: ctx.signal, key: ctx.inputKey };
 }

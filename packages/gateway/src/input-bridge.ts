@@ -4,8 +4,9 @@
  * A modern client's tools/call, prompts/get or resources/read goes upstream as one call that stays
  * pending in mcpx. When the upstream asks something the client can answer (an elicitation/create or
  * sampling/createMessage request from a legacy upstream, or an input request from a modern one), the
- * downstream request ends with an input_required result: the question under a key of mcpx's, and a
- * requestState mcpx minted. The client's retry brings inputResponses; mcpx answers the upstream with
+ * downstream request ends with an input_required result: the question under the key the upstream
+ * gave it (else one of mcpx's; questions asked together go out together), and a requestState mcpx
+ * minted. The client's retry brings inputResponses; mcpx answers the upstream with
  * them, and the retry waits on the same upstream call, ending with its result (or another
  * input_required).
  *
@@ -67,11 +68,16 @@ class BridgedCall {
     this.authContext = authContext;
   }
 
-  ask(method: string, params: JSONObject, signal: AbortSignal | undefined): Promise<JSONObject> {
+  ask(
+    method: string,
+    params: JSONObject,
+    signal: AbortSignal | undefined,
+    key?: string,
+  ): Promise<JSONObject> {
     if (this.abort.signal.aborted)
       return Promise.reject(new RequestDeclinedError(`${method}: the call ended`));
     return new Promise<JSONObject>((resolve, reject) => {
-      const q: Question = { key: `q${++this.#keys}`, method, params, resolve, reject };
+      const q: Question = { key: this.#keyFor(key), method, params, resolve, reject };
       // The upstream withdrew its question.
       signal?.addEventListener(
         "abort",
@@ -84,6 +90,16 @@ class BridgedCall {
       this.queue.push(q);
       this.wake();
     });
+  }
+
+  /** The upstream's own key when it has one and it is free in this call, else one of mcpx's. */
+  #keyFor(preferred: string | undefined): string {
+    const taken = (k: string) => this.sent.has(k) || this.queue.some((q) => q.key === k);
+    if (preferred !== undefined && !taken(preferred)) return preferred;
+    let key: string;
+    do key = `q${++this.#keys}`;
+    while (taken(key));
+    return key;
   }
 
   finish(outcome: Outcome): void {
@@ -156,10 +172,13 @@ export class InputBridge {
     const target = key ? own[key] : undefined;
     let call: BridgedCall;
     if (requestState === undefined) {
-      // Answers without a state answer nothing mcpx asked: ignored (mrtr.mdx §Error Handling).
       call = new BridgedCall(method, target, ctx.peer.authContext);
       call.current = ctx;
       const upstreamCtx = this.#upstreamContext(call, ctx);
+      // Answers without a state answer nothing mcpx asked. A modern upstream may know them (its
+      // questions reach the client under its own keys): the dispatcher passes them to a modern
+      // upstream with the call, and to no other.
+      if (isAnswers(inputResponses)) upstreamCtx.inputResponses = inputResponses;
       start(own, upstreamCtx).then(
         (result) => call.finish({ kind: "done", result }),
         (error: unknown) => call.finish({ kind: "failed", error }),
@@ -192,7 +211,7 @@ export class InputBridge {
           current.notify(method, { ...params, progressToken: current.progressToken });
         } else current.notify(method, params);
       },
-      request: (method, params, opts) => call.ask(method, params, opts?.signal),
+      request: (method, params, opts) => call.ask(method, params, opts?.signal, opts?.key),
     };
     if (first.progressToken !== undefined) ctx.progressToken = first.progressToken;
     return ctx;
@@ -261,8 +280,12 @@ export class InputBridge {
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     try {
       // A cancelled call has nothing to ask: it waits for the upstream's answer to the cancellation.
-      do await call.next();
-      while (!call.outcome && call.queue.length === 0);
+      do {
+        await call.next();
+        // Questions asked together (an upstream's input_required with several) arrive one after
+        // another within this turn: they go to the client together, in one round.
+        if (!call.outcome && call.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      } while (!call.outcome && call.queue.length === 0);
     } finally {
       ctx.signal.removeEventListener("abort", onAbort);
     }
@@ -292,6 +315,10 @@ export class InputBridge {
     call.state = undefined;
     call.cancel(reason);
   }
+}
+
+function isAnswers(v: unknown): v is JSONObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 0;
 }
 
 function isElicitResult(v: object): v is ElicitResult {

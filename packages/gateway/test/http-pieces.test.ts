@@ -23,12 +23,24 @@ function refusal(fn: () => unknown): HttpRefusal {
 
 describe("http pieces", () => {
   it("accept/what-the-client-takes", () => {
-    expect(accepts(undefined)).toEqual({ json: true, sse: true });
-    expect(accepts("application/json, text/event-stream")).toEqual({ json: true, sse: true });
-    expect(accepts("text/event-stream")).toEqual({ json: false, sse: true });
-    expect(accepts("application/json;q=0.9")).toEqual({ json: true, sse: false });
-    expect(accepts("*/*")).toEqual({ json: true, sse: true });
-    expect(accepts("text/html, application/json;q=0")).toEqual({ json: false, sse: false });
+    expect(accepts(undefined)).toEqual({ json: true, sse: true, preferSse: false });
+    expect(accepts("application/json, text/event-stream")).toEqual({
+      json: true,
+      sse: true,
+      preferSse: false,
+    });
+    expect(accepts("text/event-stream")).toEqual({ json: false, sse: true, preferSse: true });
+    expect(accepts("application/json;q=0.9")).toEqual({ json: true, sse: false, preferSse: false });
+    expect(accepts("*/*")).toEqual({ json: true, sse: true, preferSse: false });
+    expect(accepts("text/html, application/json;q=0")).toEqual({ json: false, sse: false, preferSse: false });
+  });
+
+  it("accept/the-client-prefers-sse", () => {
+    // Listed first at the same q, or rated higher: the client would rather have SSE.
+    expect(accepts("text/event-stream, application/json").preferSse).toBe(true);
+    expect(accepts("application/json;q=0.5, text/event-stream").preferSse).toBe(true);
+    expect(accepts("text/event-stream;q=0.5, application/json").preferSse).toBe(false);
+    expect(accepts("*/*, text/event-stream").preferSse).toBe(false);
   });
 
   it("param-headers/properties-chains-only", () => {

@@ -274,36 +274,41 @@ describe("forwarding to mcpx's own clients", () => {
       return (await res.json()) as { result?: JSONObject; error?: { code: number; message: string } };
     };
     for (const name of ["r1125__ask", "r0728__ask"]) {
-      // the first request ends with mcpx's input_required: the upstream's question, mcpx's state
+      // the first request ends with mcpx's input_required: the upstream's question, mcpx's state;
+      // under the key the upstream gave it (a modern upstream's "q"), else one of mcpx's ("q1")
+      const q = name === "r0728__ask" ? "q" : "q1";
       const first = await call(name);
       expect(first.result, name).toMatchObject({
         resultType: "input_required",
-        inputRequests: { q1: { method: "elicitation/create", params: form } },
+        inputRequests: { [q]: { method: "elicitation/create", params: form } },
       });
       const state = String(first.result?.requestState);
       expect(state).toMatch(/^[A-Za-z0-9_-]{32}$/);
       expect(state).not.toBe("upstream-state");
       // a state mcpx did not issue is refused, and nothing reaches the upstream
       const forged = await call(name, {
-        inputResponses: { q1: { action: "accept" } },
+        inputResponses: { [q]: { action: "accept" } },
         requestState: "forged",
       });
       expect(forged.error).toMatchObject({ code: -32602 });
       // a malformed answer is refused too, and the call still waits for a good retry
       const malformed = await call(name, {
-        inputResponses: { q1: { action: "maybe" } },
+        inputResponses: { [q]: { action: "maybe" } },
         requestState: state,
       });
       expect(malformed.error).toMatchObject({ code: -32602 });
       // the retry carries the answer; the upstream call completes with it
       const retry = await call(name, {
-        inputResponses: { q1: { action: "accept", content: { name: "Modern" } } },
+        inputResponses: { [q]: { action: "accept", content: { name: "Modern" } } },
         requestState: state,
       });
       expect(retry.result?.resultType).toBe("complete");
       expect(text(retry.result), name).toEqual({ action: "accept", content: { name: "Modern", age: 36 } });
       // single use
-      const replay = await call(name, { inputResponses: { q1: { action: "decline" } }, requestState: state });
+      const replay = await call(name, {
+        inputResponses: { [q]: { action: "decline" } },
+        requestState: state,
+      });
       expect(replay.error?.message).toContain("requestState is not one mcpx issued");
     }
     // the legacy upstream saw one call, answered in between; the modern one its own two rounds

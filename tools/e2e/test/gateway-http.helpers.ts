@@ -59,6 +59,8 @@ export function post(url: string, body: unknown, headers: Record<string, string>
 export interface SseEvent {
   id?: string;
   event?: string;
+  /** The reconnection delay the server suggested with this event, as sent. */
+  retry?: string;
   data: string;
 }
 
@@ -97,6 +99,7 @@ export function sseReader(res: Response) {
         if (field === "id") ev.id = val;
         else if (field === "event") ev.event = val;
         else if (field === "data") data.push(val);
+        else if (field === "retry") ev.retry = val;
         else continue;
         any = true;
       }

@@ -32,13 +32,24 @@ export interface CallContext {
   signal: AbortSignal;
   /** The client's progress token for this request, if it asked for progress. */
   progressToken?: string | number;
+  /**
+   * inputResponses a modern client sent with a first request (no requestState): answers to no
+   * question of mcpx's, passed on to a modern upstream, whose keys they may be.
+   */
+  inputResponses?: JSONObject;
   /** Sends a notification related to this request (progress, log lines) on its stream. */
   notify(method: string, params: JSONObject): void;
   /**
-   * A question to the client, related to this request (elicitation/create, sampling/createMessage).
+   * A question to the client, related to this request (elicitation/create, sampling/createMessage,
+   * roots/list).
    * Legacy clients get it as a request on this request's stream (or the session's channel); for a
    * modern client the dispatcher ends the call with input_required and the retry brings the answer.
    * Absent when there is no way to ask (a JSON-only POST with no GET stream, the control API).
+   * `key`: the key the upstream gave the question (input_required), kept for a modern client.
    */
-  request?(method: string, params: JSONObject, opts?: { signal?: AbortSignal }): Promise<JSONObject>;
+  request?(
+    method: string,
+    params: JSONObject,
+    opts?: { signal?: AbortSignal; key?: string },
+  ): Promise<JSONObject>;
 }

@@ -166,9 +166,10 @@ export class ServerProtocol {
         if (modern) break;
         return this.#dispatcher.handle(msg.method, params, ctx);
       case "initialize":
-        throw new InvalidRequestError(
-          modern ? "initialize is not a 2026-07-28 method" : "already initialized",
-        );
+        // 2026-07-28 has no initialize: a method it does not have (-32601, HTTP 404).
+        if (modern)
+          throw new MethodNotFoundError("Method not found: initialize (2026-07-28 has no handshake)");
+        throw new InvalidRequestError("already initialized");
       default:
         if (this.#dispatcher.handles(msg.method)) return this.#dispatcher.handle(msg.method, params, ctx);
     }

@@ -7,13 +7,19 @@ import type { IncomingMessage } from "node:http";
 import { ErrorCode } from "@mcpx/core";
 import { HttpRefusal } from "./reply.js";
 
-/** Which answers the client takes. */
+/** Which answers the client takes, and which it would rather have. */
 export interface Accepts {
   json: boolean;
   sse: boolean;
+  /**
+   * SSE is what the client prefers: it takes nothing else, or rates it above JSON (a higher q, or
+   * the same q and listed first; RFC 9110 leaves ties open, and the order is the only preference
+   * such a header states). Both without preference: JSON, the cheaper answer.
+   */
+  preferSse: boolean;
 }
 
-const ANY: Accepts = Object.freeze({ json: true, sse: true });
+const ANY: Accepts = Object.freeze({ json: true, sse: true, preferSse: false });
 const memo = new Map<string, Accepts>();
 
 /** The Accept header, read: no header (or an empty one) takes anything (RFC 9110 §12.5.1). */
@@ -21,19 +27,28 @@ export function accepts(header: string | undefined): Accepts {
   if (!header) return ANY;
   let known = memo.get(header);
   if (known) return known;
-  known = { json: false, sse: false };
-  for (const part of header.split(",")) {
+  // The best q of each kind, and where it was first listed at that q.
+  let json = { q: 0, at: Infinity };
+  let sse = { q: 0, at: Infinity };
+  const rate = (kind: { q: number; at: number }, q: number, at: number) => (q > kind.q ? { q, at } : kind);
+  header.split(",").forEach((part, at) => {
     const [range = "", ...params] = part.split(";");
     const type = range.trim().toLowerCase();
+    const qParam = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    const q = qParam === undefined || Number.isNaN(Number(qParam)) ? 1 : Number(qParam);
     // q=0 means "not acceptable".
-    if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p))) continue;
+    if (!(q > 0)) return;
     if (type === "*/*") {
-      known.json = true;
-      known.sse = true;
-    } else if (type === "application/json" || type === "application/*") known.json = true;
-    else if (type === "text/event-stream" || type === "text/*") known.sse = true;
-  }
-  Object.freeze(known);
+      json = rate(json, q, at);
+      sse = rate(sse, q, at);
+    } else if (type === "application/json" || type === "application/*") json = rate(json, q, at);
+    else if (type === "text/event-stream" || type === "text/*") sse = rate(sse, q, at);
+  });
+  known = Object.freeze({
+    json: json.q > 0,
+    sse: sse.q > 0,
+    preferSse: sse.q > 0 && (sse.q > json.q || (sse.q === json.q && sse.at < json.at)),
+  });
   if (memo.size >= 64) memo.clear();
   memo.set(header, known);
   return known;

@@ -14,6 +14,7 @@ import {
   type JSONObject,
   type JSONRPCRequest,
   looksLikeSentinel,
+  MetaKey,
 } from "@mcpx/core";
 import type { Catalog } from "../../catalog.js";
 
@@ -118,6 +119,21 @@ function decoded(raw: string, display: string): string {
 function show(v: unknown): string {
   const s = typeof v === "string" ? v : JSON.stringify(v);
   return `'${s !== undefined && s.length > 80 ? `${s.slice(0, 80)}…` : s}'`;
+}
+
+/**
+ * MCP-Protocol-Version against the version _meta claims, before that version is judged: a request
+ * whose header and body disagree is a mismatch (-32020) whatever the versions are, not an
+ * unsupported version (-32022). Nothing to compare when either is absent (checked later).
+ */
+export function checkVersionHeader(headers: IncomingHttpHeaders, msg: JSONRPCRequest): void {
+  const claimed = (msg.params?._meta as JSONObject | undefined)?.[MetaKey.protocolVersion];
+  const pv = single(headers, "mcp-protocol-version");
+  if (typeof claimed !== "string" || pv === undefined || pv === claimed) return;
+  throw mismatch(
+    `MCP-Protocol-Version header value ${show(pv)} does not match body value ${show(claimed)}`,
+    "MCP-Protocol-Version",
+  );
 }
 
 /** Throws HeaderMismatchError unless every mirrored header agrees with the body. */

@@ -135,9 +135,16 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     const msg = body as JSONRPCMessage;
     if ("method" in msg && "id" in msg) {
       const meta = msg.params?._meta as JSONObject | undefined;
+      // A modern request stands alone (a stray Mcp-Session-Id means nothing to it): it says so in
+      // its _meta, or in its MCP-Protocol-Version header when its _meta is missing or incomplete
+      // (then it is refused as a 2026-07-28 request: -32602, not as a legacy one).
+      if (
+        meta?.[MetaKey.protocolVersion] !== undefined ||
+        SERVED_MODERN.includes(header(req, "mcp-protocol-version") ?? "")
+      ) {
+        return modern.request(req, res, msg, info);
+      }
       if (msg.method === "initialize") return legacy.initialize(res, msg, info);
-      // A modern request stands alone; a stray Mcp-Session-Id means nothing to it.
-      if (meta?.[MetaKey.protocolVersion] !== undefined) return modern.request(req, res, msg, info);
       if (sid !== undefined) throw sessionNotFound();
       throw new HttpRefusal(
         400,

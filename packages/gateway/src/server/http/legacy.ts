@@ -109,7 +109,7 @@ export class LegacyHttp {
 
     const streamed = requests.some((r) => progressTokenOf(r) !== undefined)
       ? info.accept.sse
-      : !info.accept.json;
+      : info.accept.preferSse;
     // A JSON answer switches to SSE when a question for the client comes first (if it takes SSE).
     let stream: ReplayStream | undefined;
     const openStream = (): ReplayStream => {

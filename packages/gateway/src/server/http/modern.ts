@@ -23,7 +23,7 @@ import type { Peer } from "../peer.js";
 import type { ModernMeta } from "../protocol.js";
 import { type Accepts, notAcceptable } from "./body.js";
 import { callContext, ignore, progressTokenOf } from "./context.js";
-import { checkModernHeaders, ParamHeaderIndex } from "./headers-check.js";
+import { checkModernHeaders, checkVersionHeader, ParamHeaderIndex } from "./headers-check.js";
 import { errorBody, refuse, sendJson } from "./reply.js";
 import { keepAlive, openSse, writable, writeFrame } from "./sse.js";
 
@@ -81,6 +81,7 @@ export class ModernHttp {
     const protocol = this.#gateway.protocol;
     let meta: ModernMeta;
     try {
+      checkVersionHeader(req.headers, msg);
       meta = protocol.modernMeta(msg);
       await checkModernHeaders(req.headers, msg, meta.version, this.#params);
     } catch (err) {
@@ -99,8 +100,9 @@ export class ModernHttp {
     };
     if (meta.clientInfo) peer.clientInfo = meta.clientInfo;
     const token = progressTokenOf(msg);
-    // SSE only when something may come before the answer, or when the client takes nothing else.
-    const streamed = token !== undefined || meta.logLevel !== undefined ? info.accept.sse : !info.accept.json;
+    // SSE when something may come before the answer, or when the client prefers it (or takes nothing else).
+    const streamed =
+      token !== undefined || meta.logLevel !== undefined ? info.accept.sse : info.accept.preferSse;
     const abort = new AbortController();
     res.once("close", () => {
       if (!res.writableFinished) abort.abort("the client closed the response stream");

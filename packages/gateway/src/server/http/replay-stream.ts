@@ -9,6 +9,9 @@ import type { ServerResponse } from "node:http";
 import type { JSONRPCMessage } from "@mcpx/core";
 import { keepAlive, openSse, sseEvent, writable } from "./sse.js";
 
+/** The reconnection delay a primed stream suggests to a client that loses it (the SSE `retry` field). */
+export const PRIME_RETRY_MS = 1000;
+
 interface Buffered {
   seq: number;
   text: string;
@@ -54,8 +57,9 @@ export class ReplayStream {
       if (this.#res === res) this.#res = undefined;
     });
     if (opts.prime) {
-      // 2025-11-25: an id and empty data, so the client can resume before anything else came.
-      res.write(sseEvent("", this.#nextId()));
+      // 2025-11-25: an id and empty data, so the client can resume before anything else came, and
+      // how long it should wait before it does (SEP-1699).
+      res.write(`retry: ${PRIME_RETRY_MS}\n${sseEvent("", this.#nextId())}`);
     }
     if (opts.afterSeq !== undefined) {
       for (let i = 0; i < this.#capacity; i++) {
