@@ -34,6 +34,8 @@ export interface GatewayOptions {
   pageSize?: number;
   /** One-shot use (the CLI without a daemon): no reconnecting. */
   reconnect?: boolean;
+  /** Reconnection backoff (default 500 ms doubling to 30 s, with jitter). */
+  backoff?: { initialMs: number; maxMs: number };
   /** How long a modern client has to retry after input_required (default 10 min). */
   inputTtlMs?: number;
 }
@@ -63,6 +65,7 @@ export class Gateway {
       ...(opts.eraStore ? { eraStore: opts.eraStore } : {}),
       ...(opts.authorize ? { authorize: opts.authorize } : {}),
       ...(opts.reconnect === false ? { reconnect: false } : {}),
+      ...(opts.backoff ? { backoff: opts.backoff } : {}),
     });
     this.namespaces = new Namespaces(opts.servers);
     this.catalog = new Catalog(this.pool, this.namespaces, log);

@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import type { ServerConfig } from "@mcpx/config";
 import { DEFAULT_UPSTREAM_SETTINGS, type JSONObject, type JSONRPCMessage, silentLogger } from "@mcpx/core";
 import { Gateway, StdioServer } from "@mcpx/gateway";
-import { ScriptedServer, type ScriptedServerOptions, stdioScript } from "@mcpx/testkit";
+import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
 import { afterEach } from "vitest";
 import { handlers, settings, testHost } from "./harness.js";
 
@@ -28,15 +28,25 @@ export interface UpstreamSpec extends ScriptedServerOptions {
   exclude?: string[];
 }
 
-export async function scriptedGateway(specs: UpstreamSpec[], opts: { pageSize?: number } = {}) {
+export interface ScriptedGatewayOptions {
+  pageSize?: number;
+  /** Keep reconnecting dropped upstreams (off by default in tests), with this backoff. */
+  reconnect?: { initialMs: number; maxMs: number };
+  /** Do not wait for every upstream's first attempt before returning. */
+  noWait?: boolean;
+}
+
+export async function scriptedGateway(specs: UpstreamSpec[], opts: ScriptedGatewayOptions = {}) {
   const host = await testHost();
   const servers: ServerConfig[] = [];
   const scripted: Record<string, ScriptedServer> = {};
+  const scripts: Record<string, StdioScript> = {};
   for (const spec of specs) {
     const server = new ScriptedServer(spec);
     const script = await stdioScript(server);
     stops.push(() => script.close());
     scripted[spec.name] = server;
+    scripts[spec.name] = script;
     servers.push({
       kind: "command",
       name: spec.name,
@@ -58,11 +68,17 @@ export async function scriptedGateway(specs: UpstreamSpec[], opts: { pageSize?: 
       }),
     });
   }
-  const gateway = new Gateway({ servers, env: host, handlers: handlers({}), reconnect: false, ...opts });
+  const gateway = new Gateway({
+    servers,
+    env: host,
+    handlers: handlers({}),
+    ...(opts.reconnect ? { backoff: opts.reconnect } : { reconnect: false }),
+    ...(opts.pageSize ? { pageSize: opts.pageSize } : {}),
+  });
   gateway.start();
-  await gateway.pool.settled();
   stops.push(() => gateway.stop());
-  return { gateway, host, scripted };
+  if (!opts.noWait) await gateway.pool.settled();
+  return { gateway, host, scripted, scripts };
 }
 
 /** A downstream client on an in-process `mcpx stdio`. */

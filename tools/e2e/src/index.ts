@@ -5,3 +5,4 @@ export * from "./harness.js";
 export * from "./http-harness.js";
 export * from "./modern.js";
 export * from "./requirements.js";
+export * from "./everything.js";

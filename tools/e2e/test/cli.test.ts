@@ -1,5 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { configDir, EVERYTHING, mcpx } from "../src/index.js";
+import { afterThisTest, configDir, EVERYTHING, mcpx, startEverything } from "../src/index.js";
+import { startSdkV2Peer } from "../src/sdk-v2-peer.js";
+
+const SDK_V2_STDIO = fileURLToPath(new URL("../fixtures/sdk-v2-stdio-server.mjs", import.meta.url));
 
 const everything = { command: process.execPath, args: [EVERYTHING, "stdio"] };
 
@@ -91,5 +95,44 @@ describe("the mcpx command without a daemon", () => {
     const out = await mcpx(dir, "tools", "list");
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("servers.x.command: must be string");
+  });
+});
+
+describe("mcpx tools list over every transport, no pins", () => {
+  it("cli/tools-list-server-everything-http-modes", async () => {
+    const streamable = await startEverything("streamableHttp");
+    const sse = await startEverything("sse");
+    const dir = await configDir({
+      servers: { streamable: { url: `${streamable}/mcp` }, legacy: { url: `${sse}/sse` } },
+    });
+    const out = await mcpx(dir, "tools", "list");
+    expect(out.code).toBe(0);
+    // the era probe finds Streamable HTTP on one, and falls back to HTTP+SSE on the other
+    expect(out.stdout).toMatch(/^streamable: 2025-11-25 over streamable-http, \d+ tools$/m);
+    expect(out.stdout).toMatch(/^legacy: 2024-11-05 over http\+sse, \d+ tools$/m);
+    expect(out.stdout).toMatch(/^ {2}streamable__echo +Echoes back the input string$/m);
+    expect(out.stdout).toMatch(/^ {2}legacy__echo +Echoes back the input string$/m);
+    const json = JSON.parse((await mcpx(dir, "tools", "list", "--json")).stdout) as {
+      servers: { server: string; revision: string; transport: string }[];
+    };
+    expect(json.servers.map((s) => [s.server, s.revision, s.transport])).toEqual([
+      ["streamable", "2025-11-25", "streamable-http"],
+      ["legacy", "2024-11-05", "http+sse"],
+    ]);
+  });
+
+  it("cli/tools-list-modern-stdio-and-http", async () => {
+    const peer = await startSdkV2Peer();
+    afterThisTest(() => peer.close());
+    const dir = await configDir({
+      servers: {
+        v2stdio: { command: process.execPath, args: [SDK_V2_STDIO] },
+        v2http: { url: peer.url },
+      },
+    });
+    const out = await mcpx(dir, "tools", "list");
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^v2stdio: 2026-07-28 over stdio, \d+ tools?$/m);
+    expect(out.stdout).toMatch(/^v2http: 2026-07-28 over streamable-http, \d+ tools?$/m);
   });
 });

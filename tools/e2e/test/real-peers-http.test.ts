@@ -1,24 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { UpstreamClient, type UpstreamClientOptions } from "@mcpx/client";
 import type { ElicitationHandler } from "@mcpx/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { handlers, settings, testHost } from "../src/index.js";
+import { handlers, settings, startEverything, testHost } from "../src/index.js";
 import { type SdkMode, type SdkPeer, startSdkPeer } from "../src/sdk-http-peer.js";
-
-const require = createRequire(import.meta.url);
-const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
-const loopback = fileURLToPath(new URL("../fixtures/loopback-listen.mjs", import.meta.url));
 
 const clients: UpstreamClient[] = [];
 const peers: SdkPeer[] = [];
-const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
   for (const p of peers.splice(0)) await p.close();
-  // only the children this file started, each by its own pid
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGTERM");
 });
 
 async function connect(url: string, extra: Partial<Omit<UpstreamClientOptions, "target" | "env">> = {}) {
@@ -111,29 +101,6 @@ describe("real peers over HTTP: the official TypeScript SDK v1", () => {
     expect(await client.ping()).toEqual({});
   });
 });
-
-/** server-everything in one of its HTTP modes, on 127.0.0.1 and a port of the kernel's choosing. */
-function startEverything(mode: "streamableHttp" | "sse"): Promise<string> {
-  const child = spawn(process.execPath, ["--import", loopback, everything, mode], {
-    env: { ...process.env, PORT: "0" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${err}`)), 15_000);
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (chunk: string) => {
-      err += chunk;
-      const port = /mcpx-test-listening (\d+)/.exec(err)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything exited with ${code}: ${err}`)));
-  });
-}
 
 async function listCallRead(client: UpstreamClient) {
   expect((await client.listTools()).map((t) => t.name)).toContain("echo");

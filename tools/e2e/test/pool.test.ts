@@ -1,0 +1,90 @@
+import { NO_ANSWER } from "@mcpx/testkit";
+import { describe, expect, it } from "vitest";
+import { scriptedGateway, stdioClient } from "../src/index.js";
+
+const echo = { name: "echo", inputSchema: { type: "object" } };
+
+async function until(cond: () => boolean, ms = 8000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("the pool", () => {
+  it("pool/dead-child-restarted", async () => {
+    const { gateway, host, scripts, scripted } = await scriptedGateway(
+      [{ name: "a", versions: ["2025-06-18"], tools: [echo] }],
+      {
+        reconnect: { initialMs: 50, maxMs: 200 },
+      },
+    );
+    expect(gateway.pool.states()[0]).toMatchObject({ status: "connected" });
+    scripts.a?.exit(1);
+    // the drop is published, then the child started again and connected
+    await until(() => host.events.some((e) => e.type === "upstream.disconnected"));
+    await until(() => scripts.a?.connections === 2 && gateway.pool.states()[0]?.status === "connected");
+    const kinds = host.events.filter((e) => e.type.startsWith("upstream.")).map((e) => e.type);
+    expect(kinds).toEqual([
+      "upstream.connecting",
+      "upstream.connected",
+      "upstream.disconnected",
+      "upstream.connecting",
+      "upstream.connected",
+    ]);
+    expect(host.events.find((e) => e.type === "upstream.disconnected")).toMatchObject({
+      upstream: "a",
+      reason: expect.stringContaining("exited with code 1"),
+    });
+    // and it serves again
+    const c = stdioClient(gateway);
+    await c.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
+    c.send({ method: "notifications/initialized" });
+    const list = (await c.request("tools/list")).result as { tools: { name: string }[] };
+    expect(list.tools.map((t) => t.name)).toEqual(["a__echo"]);
+    expect(scripted.a?.failures).toEqual([]);
+  });
+
+  it("pool/backoff-capped-with-jitter", async () => {
+    const { gateway, host } = await scriptedGateway(
+      [{ name: "broken", versions: ["2025-06-18"], answerVersion: "1999-01-01" }],
+      { reconnect: { initialMs: 40, maxMs: 160 }, noWait: true },
+    );
+    await until(() => host.events.filter((e) => e.type === "upstream.failed").length >= 5);
+    const delays = host.events.flatMap((e) =>
+      e.type === "upstream.failed" && e.retryInMs !== undefined ? [e.retryInMs] : [],
+    );
+    // each wait is between half and all of min(max, initial·2^(attempt−1)): growing, then capped
+    delays.slice(0, 5).forEach((d, i) => {
+      const ceiling = Math.min(160, 40 * 2 ** i);
+      expect(d).toBeGreaterThanOrEqual(ceiling / 2);
+      expect(d).toBeLessThanOrEqual(ceiling);
+    });
+    expect(gateway.pool.states()[0]?.status).not.toBe("connected");
+  });
+
+  it("pool/slow-upstream-never-blocks-the-others", async () => {
+    const { gateway } = await scriptedGateway(
+      [
+        { name: "slow", versions: ["2025-06-18"], tools: [echo], handlers: { initialize: () => NO_ANSWER } },
+        { name: "fast", versions: ["2025-06-18"], tools: [echo] },
+      ],
+      { noWait: true },
+    );
+    await until(() => gateway.pool.states().find((s) => s.name === "fast")?.status === "connected");
+    expect(gateway.pool.states().find((s) => s.name === "slow")?.status).toBe("connecting");
+    const c = stdioClient(gateway);
+    await c.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
+    const list = (await c.request("tools/list")).result as { tools: { name: string }[] };
+    expect(list.tools.map((t) => t.name)).toEqual(["fast__echo"]);
+  });
+});
