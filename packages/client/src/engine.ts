@@ -68,8 +68,11 @@ interface Pending {
   resetOnProgress: boolean;
   onProgress: ((p: ProgressNotificationParams) => void) | undefined;
   progressToken: RequestId | undefined;
-  /** Closes the request's response stream (modern HTTP cancellation). */
-  abort: AbortController;
+  /**
+   * Closes the request's response stream (modern HTTP cancellation); none on stdio, where a
+   * request has no stream of its own (an AbortController per call is measurable on the call path).
+   */
+  abort: AbortController | undefined;
   cancellable: boolean;
   cleanup: (() => void) | undefined;
   context: unknown;
@@ -138,7 +141,7 @@ export class RequestEngine {
         resetOnProgress: opts.resetTimeoutOnProgress ?? true,
         onProgress: opts.onProgress,
         progressToken,
-        abort: new AbortController(),
+        abort: this.#parts.transport.kind === "stdio" ? undefined : new AbortController(),
         cancellable: opts.cancellable ?? true,
         cleanup: undefined,
         context: opts.context,
@@ -157,7 +160,7 @@ export class RequestEngine {
           pending.cleanup = () => signal.removeEventListener("abort", onAbort);
         }
       }
-      this.#send(msg, { signal: pending.abort.signal, headers: opts.headers }).catch((err: Error) =>
+      this.#send(msg, { signal: pending.abort?.signal, headers: opts.headers }).catch((err: Error) =>
         this.fail(id, err),
       );
     });
@@ -177,7 +180,10 @@ export class RequestEngine {
     return this.#send(response, {});
   }
 
-  #send(msg: JSONRPCMessage, opts: { signal?: AbortSignal; headers?: Record<string, string> | undefined }) {
+  #send(
+    msg: JSONRPCMessage,
+    opts: { signal?: AbortSignal | undefined; headers?: Record<string, string> | undefined },
+  ) {
     const hooks = this.#parts.hooks;
     let frame = msg;
     if (hooks.outgoingFrame.isUsed()) {
@@ -257,7 +263,7 @@ export class RequestEngine {
       );
     }
     // Either way the response stream is of no more use; for modern HTTP closing it is the cancellation.
-    pending.abort.abort();
+    pending.abort?.abort();
   }
 
   #settle(id: RequestId, pending: Pending): void {
@@ -300,7 +306,7 @@ export class RequestEngine {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#settle(id, pending);
-    pending.abort.abort();
+    pending.abort?.abort();
     pending.reject(err);
   }
 
@@ -317,7 +323,7 @@ export class RequestEngine {
     this.#closedError = err;
     for (const [id, pending] of [...this.#pending]) {
       this.#settle(id, pending);
-      pending.abort.abort();
+      pending.abort?.abort();
       pending.reject(err);
     }
   }

@@ -1,9 +1,14 @@
 // What a call through mcpx costs. The same tools/call (server-everything's echo, over stdio) is made
-// N times directly (mcpx's own client, no gateway) and through `mcpx serve` by a 2026-07-28 client
-// and a 2025-11-25 client over HTTP keep-alive, and through `mcpx stdio`. Reported as time and CPU
-// per call, and as ratios against the direct connection — never asserted: machines are shared and
-// noisy. Memory: the gateway's RSS and heap before and after the run.
-//   node tools/bench/src/bench.mjs [--calls 2000] [--json]
+// directly (mcpx's own client, no gateway), through `mcpx serve` by a 2026-07-28 client and a
+// 2025-11-25 client over HTTP keep-alive, and through `mcpx stdio`; a bare node:http JSON-RPC hop
+// (undici → node:http answering at once) is measured beside them, since DESIGN.md's aim is "no more
+// than 1.4× the bare hop plus the upstream". Every path is warmed up first (V8 and the upstream's own
+// JIT make the first thousands of calls several times slower), then measured in interleaved rounds
+// and reported as the median round, so a burst of load from a neighbour moves one round, not a path.
+// Ratios only, never asserted: machines are shared and noisy.
+//   node tools/bench/src/bench.mjs [--calls 5000] [--rounds 5] [--warmup 3000] [--only modern] [--json]
+import { spawn } from "node:child_process";
+import http from "node:http";
 import { createRequire } from "node:module";
 import { PassThrough } from "node:stream";
 import { UpstreamClient } from "@mcpx/client";
@@ -13,12 +18,21 @@ import { Gateway, StdioServer, startHttpServer } from "@mcpx/gateway";
 import { Agent, request } from "undici";
 
 const args = process.argv.slice(2);
-const CALLS = Number(args[args.indexOf("--calls") + 1]) || 2000;
-const WARMUP = Math.min(200, CALLS);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const CALLS = Number(option("calls", 5000));
+const ROUNDS = Number(option("rounds", 5));
+const WARMUP = Number(option("warmup", 3000));
+// --only modern|legacy|stdio measures one gateway path (and the baselines), for profiling it alone.
+const ONLY = option("only", undefined);
+
 const everything = createRequire(import.meta.url).resolve(
   "@modelcontextprotocol/server-everything/dist/index.js",
 );
 const target = { name: "everything", command: process.execPath, args: [everything, "stdio"] };
+const echo = (i) => ({ name: "echo", arguments: { message: `m${i}` } });
 
 async function host() {
   const h = createHost({ log: silentLogger });
@@ -26,30 +40,110 @@ async function host() {
   return h;
 }
 
-/** Per-call wall time and this process's CPU, over `CALLS` sequential calls after a warm-up. */
-async function measure(name, call) {
-  for (let i = 0; i < WARMUP; i++) await call(i);
+/** One round: `CALLS` sequential calls; wall time and this process's CPU (user, system) per call. */
+async function round(call) {
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < CALLS; i++) await call(i);
   const wall = Number(process.hrtime.bigint() - t0) / 1e6 / CALLS;
   const c = process.cpuUsage(cpu0);
-  return { name, msPerCall: wall, cpuMsPerCall: (c.user + c.system) / 1000 / CALLS };
+  return { wall, user: c.user / 1000 / CALLS, system: c.system / 1000 / CALLS };
 }
 
+/** The direct connection every ratio is taken against: mcpx's client, no gateway. */
 async function direct() {
   const client = await UpstreamClient.connect({
     target,
     env: await host(),
     settings: DEFAULT_UPSTREAM_SETTINGS,
   });
-  try {
-    return await measure("direct (mcpx client → stdio)", (i) =>
-      client.callTool("echo", { message: `m${i}` }),
-    );
-  } finally {
-    await client.close();
-  }
+  return {
+    name: "direct (mcpx client → stdio)",
+    call: (i) => client.callTool("echo", echo(i).arguments),
+    close: () => client.close(),
+  };
+}
+
+/** A bare node:http JSON-RPC hop: undici keep-alive → node:http answering at once, no upstream. */
+async function bareHop(answer) {
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", async () => {
+      const msg = JSON.parse(body);
+      const result = answer
+        ? await answer(msg)
+        : { content: [{ type: "text", text: `Echo: ${msg.params.arguments.message}` }] };
+      const text = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}/mcp`;
+  const agent = new Agent({ connections: 1, keepAliveTimeout: 10_000 });
+  return {
+    name: "bare node:http hop (no upstream)",
+    call: async (i) => {
+      const res = await request(url, {
+        method: "POST",
+        dispatcher: agent,
+        body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: echo(i) }),
+        headers: { "content-type": "application/json" },
+      });
+      await res.body.text();
+    },
+    close: async () => {
+      await agent.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * The least any HTTP gateway can do: node:http → the same stdio upstream, bytes passed with no MCP
+ * logic (no namespaces, no checks, no revision). The floor mcpx's HTTP paths are read against.
+ */
+async function bareProxy() {
+  const child = spawn(target.command, target.args, { stdio: ["pipe", "pipe", "ignore"] });
+  const waiting = new Map();
+  let buffer = "";
+  let nextId = 1;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk;
+    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+      const msg = JSON.parse(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+      waiting.get(msg.id)?.(msg);
+      waiting.delete(msg.id);
+    }
+  });
+  const upstream = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  await upstream("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "1" },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  const hop = await bareHop(async (msg) => (await upstream(msg.method, msg.params)).result);
+  return {
+    ...hop,
+    name: "bare proxy: node:http → stdio (no MCP logic)",
+    overHttp: true,
+    close: async () => {
+      await hop.close();
+      child.kill();
+    },
+  };
 }
 
 async function gateway() {
@@ -78,11 +172,10 @@ async function gateway() {
 }
 
 async function throughHttp(g, modern) {
-  const http = await startHttpServer(g, { port: 0 });
+  const server = await startHttpServer(g, { port: 0 });
   const agent = new Agent({ connections: 1, keepAliveTimeout: 10_000 });
-  const url = http.url;
   const post = async (body, headers) => {
-    const res = await request(url, {
+    const res = await request(server.url, {
       method: "POST",
       dispatcher: agent,
       body: JSON.stringify(body),
@@ -118,27 +211,28 @@ async function throughHttp(g, modern) {
     };
     await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
   }
-  try {
-    return await measure(
-      modern ? "mcpx serve, 2026-07-28 client (HTTP)" : "mcpx serve, 2025-11-25 client (HTTP)",
-      (i) => {
-        const params = { name: "ev__echo", arguments: { message: `m${i}` } };
-        if (!modern) return post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params }, headers);
-        return post(
-          { jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { ...params, _meta: meta } },
-          {
-            ...headers,
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/call",
-            "mcp-name": "ev__echo",
-          },
-        );
-      },
-    );
-  } finally {
-    await agent.close();
-    await http.close();
-  }
+  const modernHeaders = {
+    ...headers,
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "ev__echo",
+  };
+  const params = (i) => ({ name: "ev__echo", arguments: { message: `m${i}` } });
+  return {
+    name: modern ? "mcpx serve, 2026-07-28 client (HTTP)" : "mcpx serve, 2025-11-25 client (HTTP)",
+    overHttp: true,
+    call: modern
+      ? (i) =>
+          post(
+            { jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { ...params(i), _meta: meta } },
+            modernHeaders,
+          )
+      : (i) => post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: params(i) }, headers),
+    close: async () => {
+      await agent.close();
+      await server.close();
+    },
+  };
 }
 
 async function throughStdio(g) {
@@ -171,51 +265,71 @@ async function throughStdio(g) {
     params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
   });
   input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  try {
-    return await measure("mcpx stdio, 2025-11-25 client (in-process pipe)", (i) =>
-      call({
-        jsonrpc: "2.0",
-        id: i,
-        method: "tools/call",
-        params: { name: "ev__echo", arguments: { message: `m${i}` } },
-      }),
-    );
-  } finally {
-    await server.close();
-  }
+  return {
+    name: "mcpx stdio, 2025-11-25 client (in-process pipe)",
+    call: (i) =>
+      call({ jsonrpc: "2.0", id: i, method: "tools/call", params: { ...echo(i), name: "ev__echo" } }),
+    close: () => server.close(),
+  };
 }
 
 const memory = () => {
   const m = process.memoryUsage();
   return { rssMiB: +(m.rss / 2 ** 20).toFixed(1), heapMiB: +(m.heapUsed / 2 ** 20).toFixed(1) };
 };
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-// --only modern|legacy|stdio runs one path (and the direct baseline), for profiling it alone.
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
-const base = await direct();
 const g = await gateway();
+const paths = [await direct(), await bareHop(), await bareProxy()];
+if (!ONLY || ONLY === "modern") paths.push(await throughHttp(g, true));
+if (!ONLY || ONLY === "legacy") paths.push(await throughHttp(g, false));
+if (!ONLY || ONLY === "stdio") paths.push(await throughStdio(g));
+
+for (const p of paths) for (let i = 0; i < WARMUP; i++) await p.call(i);
+globalThis.gc?.();
 const before = memory();
-const rows = [base];
-if (!only || only === "modern") rows.push(await throughHttp(g, true));
-if (!only || only === "legacy") rows.push(await throughHttp(g, false));
-if (!only || only === "stdio") rows.push(await throughStdio(g));
+const rounds = paths.map(() => []);
+for (let r = 0; r < ROUNDS; r++) {
+  for (const [i, p] of paths.entries()) rounds[i].push(await round(p.call));
+}
+globalThis.gc?.();
 const after = memory();
+for (const p of paths) await p.close();
 await g.stop();
-const result = {
-  calls: CALLS,
-  rows: rows.map((r) => ({ ...r, ratio: +(r.msPerCall / base.msPerCall).toFixed(2) })),
-  memory: { before, after },
-};
+
+const rows = paths.map((p, i) => ({
+  name: p.name,
+  overHttp: Boolean(p.overHttp),
+  msPerCall: median(rounds[i].map((x) => x.wall)),
+  userMsPerCall: median(rounds[i].map((x) => x.user)),
+  systemMsPerCall: median(rounds[i].map((x) => x.system)),
+}));
+const [base, hop, proxy] = rows;
+for (const r of rows) {
+  r.ratio = +(r.msPerCall / base.msPerCall).toFixed(2);
+  if (!r.overHttp) continue;
+  // DESIGN.md's aim, for the paths that add an HTTP hop: against the bare hop plus the upstream;
+  // and against the bare proxy, the least any HTTP gateway in front of this upstream costs.
+  r.ratioToHopPlusUpstream = +(r.msPerCall / (hop.msPerCall + base.msPerCall)).toFixed(2);
+  if (r !== proxy) r.ratioToBareProxy = +(r.msPerCall / proxy.msPerCall).toFixed(2);
+}
+const result = { calls: CALLS, rounds: ROUNDS, warmup: WARMUP, rows, memory: { before, after } };
 if (args.includes("--json")) {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } else {
-  process.stdout.write(`${CALLS} sequential tools/call each (after ${WARMUP} to warm up)\n`);
-  for (const r of result.rows) {
+  const ms = (x) => x.toFixed(3).padStart(6);
+  process.stdout.write(
+    `median of ${ROUNDS} interleaved rounds of ${CALLS} sequential tools/call (after ${WARMUP} to warm up)\n`,
+  );
+  process.stdout.write(
+    `${"path".padEnd(50)} ${"ms/call".padStart(7)}  ${"CPU user+sys".padStart(14)}  ×direct  ×(hop+upstream)  ×bare proxy\n`,
+  );
+  for (const r of rows) {
     process.stdout.write(
-      `${r.name.padEnd(50)} ${r.msPerCall.toFixed(3).padStart(7)} ms/call  ${r.cpuMsPerCall.toFixed(3).padStart(7)} ms CPU/call  ×${r.ratio}\n`,
+      `${r.name.padEnd(50)} ${ms(r.msPerCall)}   ${ms(r.userMsPerCall)}+${ms(r.systemMsPerCall).trim().padEnd(6)}  ${`×${r.ratio}`.padEnd(7)}  ${(r.ratioToHopPlusUpstream ? `×${r.ratioToHopPlusUpstream}` : "").padEnd(15)}  ${r.ratioToBareProxy ? `×${r.ratioToBareProxy}` : ""}\n`,
     );
   }
   process.stdout.write(
-    `memory of the process holding the gateway: before ${JSON.stringify(before)}, after ${JSON.stringify(after)}\n`,
+    `memory of the process holding the gateway (after GC when run with --expose-gc): before ${JSON.stringify(before)}, after ${JSON.stringify(after)}\n`,
   );
 }
