@@ -1,8 +1,9 @@
 // What a call through mcpx costs. The same tools/call (server-everything's echo, over stdio) is made
 // directly (mcpx's own client, no gateway), through `mcpx serve` by a 2026-07-28 client and a
 // 2025-11-25 client over HTTP keep-alive, and through `mcpx stdio`; a bare node:http JSON-RPC hop
-// (undici → node:http answering at once) is measured beside them, since DESIGN.md's aim is "no more
-// than 1.4× the bare hop plus the upstream". Every path is warmed up first (V8 and the upstream's own
+// (undici → node:http answering at once) and a bare proxy (node:http → the same stdio upstream, no
+// MCP logic) are measured beside them, since DESIGN.md's aim is "no more than 1.4× the bare hop plus
+// the upstream" and the bare proxy is the least any HTTP gateway costs. Every path is warmed up first (V8 and the upstream's own
 // JIT make the first thousands of calls several times slower), then measured in interleaved rounds
 // and reported as the median round, so a burst of load from a neighbour moves one round, not a path.
 // Ratios only, never asserted: machines are shared and noisy.
@@ -33,6 +34,8 @@ const everything = createRequire(import.meta.url).resolve(
 );
 const target = { name: "everything", command: process.execPath, args: [everything, "stdio"] };
 const echo = (i) => ({ name: "echo", arguments: { message: `m${i}` } });
+/** The same call under the gateway's namespace for this upstream ("ev"). */
+const namespacedEcho = (i) => ({ ...echo(i), name: "ev__echo" });
 
 async function host() {
   const h = createHost({ log: silentLogger });
@@ -217,17 +220,21 @@ async function throughHttp(g, modern) {
     "mcp-method": "tools/call",
     "mcp-name": "ev__echo",
   };
-  const params = (i) => ({ name: "ev__echo", arguments: { message: `m${i}` } });
   return {
     name: modern ? "mcpx serve, 2026-07-28 client (HTTP)" : "mcpx serve, 2025-11-25 client (HTTP)",
     overHttp: true,
     call: modern
       ? (i) =>
           post(
-            { jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { ...params(i), _meta: meta } },
+            {
+              jsonrpc: "2.0",
+              id: i + 1,
+              method: "tools/call",
+              params: { ...namespacedEcho(i), _meta: meta },
+            },
             modernHeaders,
           )
-      : (i) => post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: params(i) }, headers),
+      : (i) => post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: namespacedEcho(i) }, headers),
     close: async () => {
       await agent.close();
       await server.close();
@@ -267,8 +274,7 @@ async function throughStdio(g) {
   input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
   return {
     name: "mcpx stdio, 2025-11-25 client (in-process pipe)",
-    call: (i) =>
-      call({ jsonrpc: "2.0", id: i, method: "tools/call", params: { ...echo(i), name: "ev__echo" } }),
+    call: (i) => call({ jsonrpc: "2.0", id: i, method: "tools/call", params: namespacedEcho(i) }),
     close: () => server.close(),
   };
 }
