@@ -78,6 +78,11 @@ interface Pending {
   context: unknown;
   /** Questions of the server's about this request that mcpx is still answering (its clock is stopped). */
   holds?: number;
+  /**
+   * The armed timer ends at the maximum total, not at the per-request timeout. Kept rather than
+   * recomputed when it fires: a timer may fire a millisecond early by Date.now().
+   */
+  atMaxTotal?: boolean;
 }
 
 export interface EngineParts {
@@ -215,6 +220,7 @@ export class RequestEngine {
     const wait = Math.max(0, Math.min(ms, left));
     // A long-lived request (subscriptions/listen) has no deadline.
     if (!Number.isFinite(wait)) return;
+    pending.atMaxTotal = left <= ms;
     pending.timer = setTimeout(() => this.#timedOut(id), wait);
     pending.timer.unref?.();
   }
@@ -224,7 +230,7 @@ export class RequestEngine {
     if (!pending) return;
     const afterMs = Date.now() - pending.startedAt;
     const action = this.#cancelAction(pending);
-    const total = afterMs >= pending.maxTotal ? ` (its maximum total of ${pending.maxTotal} ms)` : "";
+    const total = pending.atMaxTotal ? ` (its maximum total of ${pending.maxTotal} ms)` : "";
     const err = new RequestTimeoutError(
       `${pending.method} to upstream ${this.#parts.upstream} timed out after ${afterMs} ms${total}`,
       { timeout: pending.timeout, afterMs },
