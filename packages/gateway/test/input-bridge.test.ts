@@ -77,8 +77,7 @@ describe("input bridge", () => {
     const bridge = new InputBridge({ ttlMs: 30 });
     const seen: { answer?: JSONObject; aborted?: boolean } = {};
     const first = await bridge.run("tools/call", params, caller(), asking(seen));
-    await new Promise((r) => setTimeout(r, 80));
-    expect(seen.aborted).toBe(true);
+    await expect.poll(() => seen.aborted).toBe(true);
     expect(seen.answer).toEqual({ action: "cancel" });
     expect(bridge.parked).toBe(0);
     await expect(

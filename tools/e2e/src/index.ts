@@ -6,3 +6,4 @@ export * from "./harness.js";
 export * from "./http-harness.js";
 export * from "./modern.js";
 export * from "./requirements.js";
+export * from "./wait.js";

@@ -1,7 +1,16 @@
 /** mcpx's downstream HTTP server for legacy clients: Streamable HTTP sessions and 2024-11-05 HTTP+SSE. */
 import type { JSONObject } from "@mcpx/core";
 import { describe, expect, it } from "vitest";
-import { echo, httpGateway, legacySession, post, sleep, sseReader } from "./gateway-http.helpers.js";
+import { until } from "../src/index.js";
+import {
+  attached,
+  echo,
+  httpGateway,
+  legacySession,
+  post,
+  sleep,
+  sseReader,
+} from "./gateway-http.helpers.js";
 
 const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
@@ -90,8 +99,8 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
     });
     const s = await legacySession(url, "2025-11-25");
     expect(gateway.peers).toHaveLength(1);
-    await sleep(500);
-    expect(gateway.peers).toEqual([]);
+    // swept after 150 ms idle (the sweeper runs every 75 ms)
+    await until(() => gateway.peers.length === 0);
     expect((await s.request("tools/list")).res.status).toBe(404);
   });
 
@@ -141,7 +150,7 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
   it("downstream/legacy-resume-last-event-id", async () => {
     let finish: (v: JSONObject) => void = () => {};
     let more = () => {};
-    const { url, scripted } = await httpGateway([
+    const { url, scripted, gateway } = await httpGateway([
       {
         name: "slow",
         versions: ["2025-06-18"],
@@ -192,7 +201,7 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
     });
     // the connection drops (not a cancellation in the legacy eras); the call goes on
     abort.abort();
-    await sleep(50);
+    await until(() => !attached(gateway));
     // something else happens meanwhile on the GET stream, which must not be replayed on this one
     scripted.slow!.notify("notifications/tools/list_changed");
     more();
@@ -219,7 +228,7 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
   });
 
   it("downstream/legacy-get-stream-resumed", async () => {
-    const { url, scripted } = await httpGateway([
+    const { url, scripted, gateway } = await httpGateway([
       {
         name: "a",
         versions: ["2025-06-18"],
@@ -236,7 +245,7 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
     const sse = sseReader(get);
     const prime = await sse.next();
     abort.abort();
-    await sleep(50);
+    await until(() => !attached(gateway));
     scripted.a!.notify("notifications/prompts/list_changed");
     await sleep(50);
     const resumed = await fetch(url, {
@@ -387,8 +396,7 @@ describe("gateway over HTTP: 2024-11-05 HTTP+SSE", () => {
     expect(gateway.peers).toHaveLength(1);
     // the session ends with its stream
     abort.abort();
-    await sleep(100);
-    expect(gateway.peers).toEqual([]);
+    await until(() => gateway.peers.length === 0);
     expect((await post(messages, { jsonrpc: "2.0", id: 5, method: "ping" }, json)).status).toBe(404);
   });
 });

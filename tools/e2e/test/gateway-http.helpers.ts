@@ -3,7 +3,7 @@
  * speak raw HTTP with fetch, read SSE streams event by event.
  */
 import { type JSONObject, MetaKey } from "@mcpx/core";
-import { type HttpServerOptions, startHttpServer } from "@mcpx/gateway";
+import { type Gateway, type HttpServerOptions, startHttpServer } from "@mcpx/gateway";
 import { afterThisTest, scriptedGateway, type UpstreamSpec } from "../src/index.js";
 
 export const MODERN = "2026-07-28";
@@ -170,4 +170,15 @@ export async function legacySession(url: string, version = "2025-11-25") {
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from "../src/index.js";
+
+/**
+ * Whether any legacy session still has a connection on one of its streams: a test that drops a
+ * connection waits for mcpx to notice before it goes on (mcpx learns of it asynchronously).
+ */
+export function attached(gateway: Gateway): boolean {
+  return gateway.peers.some((p) => {
+    const streams = (p as { streams?: Map<string, { attached: boolean }> }).streams;
+    return streams ? [...streams.values()].some((s) => s.attached) : false;
+  });
+}

@@ -9,14 +9,7 @@ import { futureRevision, type HttpCase } from "../src/index.js";
 
 export const M = ["2026-07-28"];
 
-/** Waits for a condition, polling every 10 ms. */
-export async function until(cond: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from "../src/index.js";
 
 /** Every POST the scripted server received, in order. */
 export function allPosts(script: HttpScript): HttpRecord[] {

@@ -1,16 +1,8 @@
 import { NO_ANSWER } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
-import { scriptedGateway, stdioClient } from "../src/index.js";
+import { scriptedGateway, stdioClient, until } from "../src/index.js";
 
 const echo = { name: "echo", inputSchema: { type: "object" } };
-
-async function until(cond: () => boolean, ms = 8000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("the pool", () => {
   it("pool/dead-child-restarted", async () => {

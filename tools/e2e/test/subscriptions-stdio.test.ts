@@ -1,16 +1,9 @@
 import { MetaKey } from "@mcpx/core";
 import { endListen, listenNotify } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
-import { settings, stdioCase } from "../src/index.js";
+import { settings, stdioCase, until } from "../src/index.js";
 
 const M = ["2026-07-28"];
-const until = async (cond: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe("2026-07-28 subscriptions/listen over stdio", () => {
   it("2026-07-28/subscriptions/one-listen", async () => {
