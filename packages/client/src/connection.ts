@@ -32,6 +32,7 @@ import {
   UnsupportedVersionError,
   type UpstreamSettings,
   type UpstreamTarget,
+  withKey,
 } from "@mcpx/core";
 import { ResultCache } from "./cache.js";
 import { RequestEngine, type RequestOptions } from "./engine.js";
@@ -319,12 +320,16 @@ export class UpstreamClient {
     const name = typeof params?.name === "string" ? params.name : "";
     if (!this.#toolHeaders) await this.#relistTools(opts);
     try {
-      return await this.#rounds("tools/call", params, { ...opts, headers: this.#paramHeaders(name, params) });
+      return await this.#rounds(
+        "tools/call",
+        params,
+        withKey(opts, "headers", this.#paramHeaders(name, params)),
+      );
     } catch (err) {
       if (!(err instanceof HeaderMismatchError)) throw err;
       this.#log.info("tools/call got -32020; listing tools again and retrying once", { tool: name });
       await this.#relistTools(opts);
-      return this.#rounds("tools/call", params, { ...opts, headers: this.#paramHeaders(name, params) });
+      return this.#rounds("tools/call", params, withKey(opts, "headers", this.#paramHeaders(name, params)));
     }
   }
 

@@ -24,6 +24,7 @@ import {
   type Revision,
   type Transport,
   type UpstreamSettings,
+  withKey,
 } from "@mcpx/core";
 
 export interface RequestOptions {
@@ -124,7 +125,7 @@ export class RequestEngine {
     let p = params;
     if (progressToken !== undefined) {
       const meta = (p?._meta as JSONObject | undefined) ?? {};
-      p = { ...p, _meta: { ...meta, progressToken } };
+      p = withKey(p, "_meta", { ...meta, progressToken });
     }
     let msg: JSONRPCRequest =
       p === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: p };
@@ -198,7 +199,8 @@ export class RequestEngine {
     const transport = this.#parts.transport;
     if (transport.kind === "stdio") return transport.send(frame, opts.signal ? { signal: opts.signal } : {});
     const revisionHeaders = this.#revision().headers(frame, this.info);
-    const headers = opts.headers ? { ...revisionHeaders, ...opts.headers } : revisionHeaders;
+    // Object.assign, not two spreads (V8's slow path, see withKey): every name here is a header mcpx wrote.
+    const headers = opts.headers ? Object.assign({}, revisionHeaders, opts.headers) : revisionHeaders;
     const sendOpts: { signal?: AbortSignal; headers?: Record<string, string> } = {};
     if (opts.signal) sendOpts.signal = opts.signal;
     if (headers) sendOpts.headers = headers;

@@ -9,6 +9,7 @@ export * from "./host.js";
 export * from "./jsonrpc.js";
 export * from "./log.js";
 export * from "./mcp.js";
+export * from "./objects.js";
 export * from "./plugin.js";
 export * from "./registry.js";
 export * from "./revision.js";

@@ -15,6 +15,7 @@ import {
   MethodNotFoundError,
   ResourceNotFoundError,
   type Result,
+  withKey,
 } from "@mcpx/core";
 import type { Catalog, ListKind, Route } from "./catalog.js";
 import { INPUT_METHODS, InputBridge } from "./input-bridge.js";
@@ -182,7 +183,7 @@ export class Dispatcher {
     if (ctx.progressToken !== undefined) {
       const token = ctx.progressToken;
       opts.onProgress = ({ progressToken: _upstreamToken, ...rest }) =>
-        ctx.notify("notifications/progress", { ...rest, progressToken: token });
+        ctx.notify("notifications/progress", withKey(rest, "progressToken", token));
     }
     return opts;
   }

@@ -22,6 +22,7 @@ import {
   type JSONObject,
   RequestDeclinedError,
   type Result,
+  withKey,
 } from "@mcpx/core";
 import type { CallContext } from "./server/peer.js";
 
@@ -208,7 +209,7 @@ export class InputBridge {
         if (!current) return;
         if (method === "notifications/progress") {
           if (current.progressToken === undefined) return;
-          current.notify(method, { ...params, progressToken: current.progressToken });
+          current.notify(method, withKey(params, "progressToken", current.progressToken));
         } else current.notify(method, params);
       },
       request: (method, params, opts) => call.ask(method, params, opts?.signal, opts?.key),

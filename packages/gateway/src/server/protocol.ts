@@ -26,6 +26,7 @@ import {
   ResourceNotFoundError,
   resultResponse,
   UnsupportedProtocolVersionError,
+  withKey,
 } from "@mcpx/core";
 import type { Dispatcher } from "../dispatcher.js";
 import type { CallContext, Peer } from "./peer.js";
@@ -179,15 +180,19 @@ export class ServerProtocol {
   /** The result as the client's revision writes it. */
   shape(method: string, result: JSONObject, peer: Peer): JSONObject {
     if (peer.era === "modern") {
-      const out: JSONObject = { ...result };
+      // Every key this may add has its slot before the spread (V8's fast path, see withKey); a slot
+      // left undefined is not written out.
+      const cacheable = CACHEABLE_METHODS.has(method);
+      const out: JSONObject = cacheable
+        ? { resultType: undefined, ttlMs: undefined, cacheScope: undefined, _meta: undefined, ...result }
+        : { resultType: undefined, _meta: undefined, ...result };
       out.resultType ??= "complete";
-      if (CACHEABLE_METHODS.has(method) && out.resultType === "complete") {
+      if (cacheable && out.resultType === "complete") {
         // Aggregated and routed results are mcpx's: fresh for nobody else to reuse.
         if (typeof out.ttlMs !== "number" || out.ttlMs < 0) out.ttlMs = 0;
         if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = "private";
       }
-      const meta = (out._meta as JSONObject | undefined) ?? {};
-      out._meta = { ...meta, [MetaKey.serverInfo]: this.#identity.serverInfo };
+      out._meta = withKey(out._meta as JSONObject | undefined, MetaKey.serverInfo, this.#identity.serverInfo);
       return out;
     }
     if (!("resultType" in result || "ttlMs" in result || "cacheScope" in result || "_meta" in result)) {
