@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { afterThisTest, configDir, freePort } from "../src/index.js";
+import { afterThisTest, configDir, freePort, sleep } from "../src/index.js";
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(repo, "apps/cli/dist/bin.js");
@@ -122,5 +122,3 @@ describe("mcpx elicit in tmux", () => {
     await until(3, /No pending elicitations \(1 watcher attached\)\./);
   });
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
