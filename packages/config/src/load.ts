@@ -116,6 +116,8 @@ export function upstreamSettings(upstream: McpxConfigFile["upstream"] = {}): Ups
       sseReconnectDelay: upstream.sseReconnectDelay ?? d.sseReconnectDelay,
       sseReconnectAttempts: upstream.sseReconnectAttempts ?? d.sseReconnectAttempts,
       maxInputRounds: upstream.maxInputRounds ?? d.maxInputRounds,
+      maxFrameBytes: upstream.maxFrameBytes ?? d.maxFrameBytes,
+      maxNameLength: upstream.maxNameLength ?? d.maxNameLength,
     },
     upstream.timeouts,
   );

@@ -151,6 +151,20 @@ export const configSchema = {
           default: 8,
           description: "Bound on input_required rounds for one request",
         },
+        maxFrameBytes: {
+          type: "integer",
+          minimum: 1024,
+          default: 64 * 1024 * 1024,
+          description:
+            "The largest frame an upstream may send (a stdio line, a JSON body, one SSE event); a larger one fails its request with an error naming this limit",
+        },
+        maxNameLength: {
+          type: "integer",
+          minimum: 1,
+          default: 256,
+          description:
+            "The longest tool, prompt or resource name mcpx serves from an upstream; a longer entry is left out with a server.warning",
+        },
         timeouts,
       },
     },

@@ -37,6 +37,8 @@ export interface McpxConfigFile {
     sseReconnectDelay?: number;
     sseReconnectAttempts?: number;
     maxInputRounds?: number;
+    maxFrameBytes?: number;
+    maxNameLength?: number;
     timeouts?: TimeoutsFile;
   };
   servers?: Record<string, ServerEntryFile>;

@@ -20,6 +20,13 @@ export interface UpstreamSettings {
   closeGrace: number;
   /** Bound on input_required rounds for one request. */
   maxInputRounds: number;
+  /**
+   * The largest frame an upstream may send: a stdio line, a JSON body, one SSE event. Past it the
+   * bytes are dropped as they come (memory stays bounded) and the request fails naming the limit.
+   */
+  maxFrameBytes: number;
+  /** The longest name (tool, prompt, resource) an upstream's list may hold; longer entries are left out. */
+  maxNameLength: number;
 }
 
 export const DEFAULT_UPSTREAM_SETTINGS: Readonly<UpstreamSettings> = Object.freeze({
@@ -33,4 +40,6 @@ export const DEFAULT_UPSTREAM_SETTINGS: Readonly<UpstreamSettings> = Object.free
   probeTimeout: 10_000,
   closeGrace: 2000,
   maxInputRounds: 8,
+  maxFrameBytes: 64 * 1024 * 1024,
+  maxNameLength: 256,
 });
