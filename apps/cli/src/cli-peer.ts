@@ -1,5 +1,6 @@
 import type { CallContext, Peer } from "@mcpx/gateway";
 import type { MainIO } from "./io.js";
+import { forTerminal } from "./render.js";
 
 /** The CLI as the gateway's caller: progress goes to stderr, Ctrl-C cancels. */
 export function cliContext(io: MainIO): CallContext {
@@ -20,7 +21,7 @@ export function cliContext(io: MainIO): CallContext {
     notify: (method, params) => {
       if (method !== "notifications/progress") return;
       const total = typeof params.total === "number" ? `/${params.total}` : "";
-      const message = typeof params.message === "string" ? ` ${params.message}` : "";
+      const message = typeof params.message === "string" ? ` ${forTerminal(params.message)}` : "";
       io.stderr(`progress ${String(params.progress)}${total}${message}\n`);
     },
   };

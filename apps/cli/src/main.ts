@@ -12,6 +12,7 @@ import { getPrompt, listKind, readResource } from "./commands/resources.js";
 import { toolsList } from "./commands/tools.js";
 import { type MainIO, processIO } from "./io.js";
 import type { CommonOptions } from "./one-shot.js";
+import { forTerminal } from "./render.js";
 
 export const EXIT_OK = 0;
 /** Something went wrong that is not the config's fault. */
@@ -240,7 +241,8 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
       io.stderr(`mcpx: ${err.message}\n`);
       return EXIT_CONFIG;
     }
-    io.stderr(`mcpx: ${err instanceof Error ? err.message : String(err)}\n`);
+    // An upstream's error message, as it wrote it, minus what would drive the terminal.
+    io.stderr(`mcpx: ${forTerminal(err instanceof Error ? err.message : String(err))}\n`);
     return EXIT_FAILURE;
   }
   return exitCode;

@@ -3,7 +3,7 @@
  * every upstream (concurrently; a dead one does not hold up the rest), run, and disconnect.
  */
 import * as path from "node:path";
-import { type LogLevel, redact } from "@mcpx/core";
+import { type LogLevel, redact, redactError } from "@mcpx/core";
 import { loadRuntime, type Runtime } from "@mcpx/daemon";
 import type { MainIO } from "./io.js";
 
@@ -36,9 +36,9 @@ export async function withUpstreams<T>(
     return await run(rt);
   } catch (err) {
     // An upstream's error may quote a credential (or name a URL that holds one): redacted as the
-    // log is, before main prints it. config.secrets has what auth produced too.
-    if (err instanceof Error) err.message = redact(err.message, rt.config.secrets);
-    throw err;
+    // log is, before main prints it (message, data, every field). config.secrets has what auth
+    // produced too; each upstream's client has already taken its own out.
+    throw redactError(err, (text) => redact(text, rt.config.secrets));
   } finally {
     await rt.gateway.stop();
   }

@@ -74,15 +74,28 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     },
     handlers,
     eraStore,
-    // Credentials are added at connect time; the values they produce join the logger's secrets.
+    // Credentials are added at connect time; the values they produce join the logger's secrets
+    // (and the gateway's, for what clients are sent). The target carries its own to its connection.
     authorize: async (server, base) => {
       const { target, secrets: produced } = await applyAuth(host.registry, server, base);
-      secrets.push(...produced);
+      addSecrets(secrets, produced);
       return target;
     },
     ...(opts.oneShot ? { reconnect: false } : {}),
   });
   return { config, host, gateway, eraStore };
+}
+
+/**
+ * Adds the ones not there yet (each reconnection applies auth again), keeping the longest first so
+ * that a credential inside a longer one (`tok` in `Bearer tok`) leaves nothing of the longer behind.
+ */
+function addSecrets(secrets: string[], produced: readonly string[]): void {
+  const known = new Set(secrets);
+  const added = produced.filter((s) => !known.has(s));
+  if (added.length === 0) return;
+  secrets.push(...added);
+  secrets.sort((a, b) => b.length - a.length);
 }
 
 /**

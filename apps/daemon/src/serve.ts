@@ -40,6 +40,13 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     port: opts.port ?? listen.port,
     path: listen.path,
     maxBodyBytes: listen.maxBodyBytes,
+    maxSessions: listen.sessions.max,
+    maxSessionsPerClient: listen.sessions.perClient,
+    sessionIdleMs: listen.sessions.idleTimeout,
+    sessionHandshakeMs: listen.sessions.handshakeTimeout,
+    headersTimeoutMs: listen.headersTimeout,
+    requestTimeoutMs: listen.requestTimeout,
+    maxConnections: listen.maxConnections,
     log: host.log,
     extraHandlers: [control],
   });

@@ -10,7 +10,7 @@ export interface StdioOptions extends RuntimeOptions {
 
 export async function serveStdio(opts: StdioOptions): Promise<{ runtime: Runtime; done: Promise<void> }> {
   const runtime = await loadRuntime(opts);
-  const { gateway, host } = runtime;
+  const { config, gateway, host } = runtime;
   gateway.start();
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => {
@@ -20,6 +20,8 @@ export async function serveStdio(opts: StdioOptions): Promise<{ runtime: Runtime
     input: opts.input ?? process.stdin,
     output: opts.output ?? process.stdout,
     log: host.log,
+    // The same bound as the HTTP endpoint's bodies.
+    maxFrameBytes: config.listen.maxBodyBytes,
     // The client went away: so does mcpx.
     onEnd: () => void gateway.stop().then(finish),
   });

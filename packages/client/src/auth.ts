@@ -17,6 +17,7 @@ import {
   describeSchemaErrors,
   envNameProblem,
   envValueProblem,
+  expandSecrets,
   formatKeyPath,
   type JSONObject,
   type Registry,
@@ -36,8 +37,10 @@ export interface AppliedAuth {
   target: UpstreamTarget;
   /**
    * Every credential this auth put anywhere: the config's values (all but `type`) and what the
-   * scheme made of them (`Basic <base64>` and its Base64, query values as encoded in the URL).
-   * Give them to the logger's `secrets` so they are redacted from every line.
+   * scheme made of them (`Basic <base64>` and its Base64, query values), each in every form a
+   * server may echo it in (core secretForms: raw, JSON-escaped, percent-encoded). Give them to the
+   * logger's `secrets` so they are redacted from every line. The target carries them too
+   * (`target.secrets`): the connection takes them out of every error it raises.
    */
   secrets: string[];
 }
@@ -73,7 +76,7 @@ export async function applyAuth(
       ...(target.command === undefined ? {} : { command: target.command }),
     });
   } catch (err) {
-    throw redacted(err, [...secrets], name, type);
+    throw redacted(err, expandSecrets(secrets), name, type);
   }
   return merge(effect, target, { name, type, secrets });
 }
@@ -205,15 +208,13 @@ function merge(effect: AuthEffect, target: UpstreamTarget, ctx: MergeContext): A
   if (query.length > 0) {
     if (query.some(([param]) => param === "")) throw fail("produced a query parameter without a name");
     out.url = withQuery(target.url!, query, name);
-    for (const [, value] of query) {
-      secrets.add(value);
-      secrets.add(new URLSearchParams({ v: value }).toString().slice(2));
-      secrets.add(encodeURIComponent(value));
-    }
+    // Its encoded forms (as in the URL) are among the forms expandSecrets adds.
+    for (const [, value] of query) secrets.add(value);
   }
 
-  secrets.delete("");
-  return { target: out, secrets: [...secrets] };
+  const all = expandSecrets(secrets);
+  out.secrets = target.secrets === undefined ? all : expandSecrets([...target.secrets, ...secrets]);
+  return { target: out, secrets: all };
 }
 
 /**

@@ -78,7 +78,7 @@ export class ResultCache {
 
   /** Drops what a notification says has changed. */
   invalidate(method: string, params: JSONObject): void {
-    const methods = INVALIDATED_BY[method];
+    const methods = Object.hasOwn(INVALIDATED_BY, method) ? INVALIDATED_BY[method] : undefined;
     if (methods) {
       for (const [k, e] of this.#entries) if (methods.includes(e.method)) this.#entries.delete(k);
       return;

@@ -25,6 +25,9 @@ import {
   type Registry,
   type Result,
   type Revision,
+  redactError,
+  redactorOf,
+  type ServerWarning,
   SessionExpiredError,
   type Tool,
   type Transport,
@@ -38,6 +41,7 @@ import { ResultCache } from "./cache.js";
 import { RequestEngine, type RequestOptions } from "./engine.js";
 import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
 import { fulfilInputRequests } from "./input-required.js";
+import { type LeftOut, listScreen, showText } from "./list-screen.js";
 import { collect, withCursor } from "./pagination.js";
 import { type ParamHeader, paramHeaderValues, toolHeaders } from "./param-headers.js";
 import { type HandshakeOptions, probeEra } from "./probe.js";
@@ -136,6 +140,8 @@ export class UpstreamClient {
         hooks: env.hooks,
         log: this.#log,
         settings: this.settings,
+        // Every error a request fails with leaves without the target's credentials.
+        redact: redactorOf(target.secrets),
       },
       info,
     );
@@ -172,7 +178,9 @@ export class UpstreamClient {
       await client.open();
     } catch (err) {
       await client.close();
-      throw err;
+      // What opening the transport raised (an HTTP+SSE GET's error body) may quote the credentials too.
+      const clean = redactorOf(options.target.secrets);
+      throw clean ? redactError(err, clean) : err;
     }
     return client;
   }
@@ -278,7 +286,6 @@ export class UpstreamClient {
       method === "tools/call" && this.#mirrorsParams()
         ? await this.#callTool(params, opts)
         : await this.#rounds(method, params, opts, rounds);
-    if (method === "tools/list" && this.#mirrorsParams()) this.#screenTools(result);
     // The answer to a retry carrying inputResponses or requestState depends on inputs that are not
     // part of the key: it is never cached, whatever ttlMs it carries.
     if (cacheKey && !rounds.retried) this.#cache.set(cacheKey, method, params, result, auth);
@@ -290,25 +297,32 @@ export class UpstreamClient {
     return this.revision.features.paramHeaders && this.transport.kind !== "stdio";
   }
 
-  /** Leaves out tools with an invalid x-mcp-header (a server.warning names each) and records the rest. */
-  #screenTools(page: Result): void {
-    if (!Array.isArray(page.tools)) return;
-    this.#toolHeaders ??= new Map();
+  /**
+   * Leaves out tools with an invalid x-mcp-header (a server.warning names each) and records the
+   * annotations of the rest. Runs on the whole list, once the list screen has kept only valid tools
+   * with unique names, so a later duplicate never replaces the annotations of the tool kept.
+   */
+  #screenTools(tools: Tool[]): Tool[] {
+    const headers = new Map<string, ParamHeader[] | { invalid: string }>();
     const kept: Tool[] = [];
-    for (const tool of page.tools as Tool[]) {
+    for (const tool of tools) {
       const verdict = toolHeaders(tool.inputSchema);
       if (verdict.ok) {
-        this.#toolHeaders.set(tool.name, verdict.headers);
+        headers.set(tool.name, verdict.headers);
         kept.push(tool);
       } else {
-        this.#toolHeaders.set(tool.name, { invalid: verdict.reason });
-        this.#warn(`tool ${tool.name} left out: ${verdict.reason}`, {
-          tool: tool.name,
+        headers.set(tool.name, { invalid: verdict.reason });
+        const item = showText(tool.name, 80);
+        this.#warn(`tool ${item} left out: ${verdict.reason}`, {
+          tool: item,
+          list: "tools",
+          item,
           reason: verdict.reason,
         });
       }
     }
-    page.tools = kept;
+    this.#toolHeaders = headers;
+    return kept;
   }
 
   /**
@@ -357,8 +371,8 @@ export class UpstreamClient {
     return paramHeaderValues(name, known, params?.arguments as JSONObject | undefined);
   }
 
-  #warn(message: string, extra: { tool?: string; reason?: string } = {}): void {
-    const warning = { upstream: this.name, message, ...extra };
+  #warn(message: string, extra: Omit<ServerWarning, "upstream" | "message"> = {}): void {
+    const warning: ServerWarning = { upstream: this.name, message, ...extra };
     this.#env.hooks.serverWarning.call(warning);
     this.#env.hooks.lifecycle.call({ type: "server.warning", ...warning });
   }
@@ -395,9 +409,12 @@ export class UpstreamClient {
 
   /**
    * One request through the engine. A Streamable HTTP session the server forgot (404 to a request
-   * carrying its id) is started again with the handshake, and the request sent once more.
+   * carrying its id) is started again with the handshake, and the request sent once more. A request
+   * made while that handshake is in flight waits for it: sent without a session, the server would
+   * refuse it as coming before initialize.
    */
   async #send(method: string, params: JSONObject | undefined, opts: RequestOptions): Promise<Result> {
+    if (this.#rehandshake) await this.#rehandshake;
     try {
       return await this.#engine.request(method, params, opts);
     } catch (err) {
@@ -415,18 +432,40 @@ export class UpstreamClient {
     return this.#engine.notify(method, params);
   }
 
-  /** Every item of a paginated list, all pages. */
-  list<T = JSONObject>(
+  /**
+   * Every item of a paginated list, all pages. The four lists of a server (tools, prompts,
+   * resources, resource templates) come screened: an item the revision's schema or mcpx's rules
+   * reject, or a second one with the same name or URI, is left out with a server.warning.
+   */
+  async list<T = JSONObject>(
     method: string,
     key: string,
     params?: JSONObject,
     opts?: RequestOptions,
   ): Promise<T[]> {
-    return collect<T>(
+    const screen = listScreen(method, {
+      revision: () => this.revision,
+      settings: this.settings,
+      log: this.#log,
+      leftOut: (w) => this.#leftOut(w),
+    });
+    const items = await collect<T>(
       (cursor) => this.request(method, withCursor(params, cursor), opts),
       () => this.revision,
       key,
+      screen,
     );
+    if (method === "tools/list" && this.#mirrorsParams()) return this.#screenTools(items as Tool[]) as T[];
+    return items;
+  }
+
+  #leftOut(w: LeftOut): void {
+    const extra: Omit<ServerWarning, "upstream" | "message"> = { list: w.list, reason: w.reason };
+    if (w.item) {
+      extra.item = w.item;
+      if (w.list === "tools") extra.tool = w.item;
+    }
+    this.#warn(w.message, extra);
   }
 
   listTools(opts?: RequestOptions) {

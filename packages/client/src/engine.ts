@@ -10,6 +10,7 @@ import {
   type ConnectionInfo,
   type FrameContext,
   type HostHooks,
+  InvalidResultError,
   isErrorResponse,
   type JSONObject,
   type JSONRPCMessage,
@@ -17,11 +18,14 @@ import {
   type JSONRPCResponse,
   type Logger,
   type ProgressNotificationParams,
+  type Redactor,
   RequestCancelledError,
   type RequestId,
   RequestTimeoutError,
   type Result,
   type Revision,
+  redactError,
+  replacedForDepth,
   type Transport,
   type UpstreamSettings,
   withKey,
@@ -92,6 +96,11 @@ export interface EngineParts {
   hooks: HostHooks;
   log: Logger;
   settings: UpstreamSettings;
+  /**
+   * Takes the upstream's credentials out of an error before a caller gets it (a server's error
+   * may quote what it received). Runs on failures only.
+   */
+  redact?: Redactor | undefined;
 }
 
 export class RequestEngine {
@@ -177,7 +186,14 @@ export class RequestEngine {
     if (this.#closedError) return Promise.reject(this.#closedError);
     const msg: JSONRPCMessage =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    return this.#send(msg, {});
+    const sent = this.#send(msg, {});
+    return this.#parts.redact ? sent.catch((err: unknown) => Promise.reject(this.#clean(err))) : sent;
+  }
+
+  /** The error without the upstream's credentials (in place: its class and code stay). */
+  #clean<T>(err: T): T {
+    const redact = this.#parts.redact;
+    return redact ? redactError(err, redact) : err;
   }
 
   /** Answers a request the server sent, with its id exactly as it came. */
@@ -286,10 +302,32 @@ export class RequestEngine {
     const id = msg.id;
     if (id === null) return false;
     const pending = this.#pending.get(id);
+    if (!pending) return this.#mistyped(msg);
+    this.#settle(id, pending);
+    if (isErrorResponse(msg)) {
+      // The upstream's answer was too deep to take (core decodeFrame): said once, as any unreadable frame is.
+      if (replacedForDepth(msg.error)) this.#parts.log.warn(msg.error.message);
+      pending.reject(this.#clean(this.#revision().mapError(msg.error, pending.method)));
+    } else pending.resolve(msg.result as Result);
+    return true;
+  }
+
+  /**
+   * mcpx's ids are numbers, so an answer whose id is one in flight written as a string ("3" for 3)
+   * can answer nothing of mcpx's: JSON-RPC ids keep their type, and taking it could pair it with
+   * the wrong request. The request fails now, naming the id, rather than at its deadline.
+   */
+  #mistyped(msg: JSONRPCResponse): boolean {
+    if (typeof msg.id !== "string") return false;
+    const id = Number(msg.id);
+    const pending = String(id) === msg.id ? this.#pending.get(id) : undefined;
     if (!pending) return false;
     this.#settle(id, pending);
-    if (isErrorResponse(msg)) pending.reject(this.#revision().mapError(msg.error, pending.method));
-    else pending.resolve(msg.result as Result);
+    pending.reject(
+      new InvalidResultError(
+        `${pending.method} to upstream ${this.#parts.upstream}: the server answered request ${id} with the id "${msg.id}", a string; a JSON-RPC answer carries the id as it was sent, so the answer was not taken`,
+      ),
+    );
     return true;
   }
 
@@ -323,12 +361,12 @@ export class RequestEngine {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#settle(id, pending);
-    pending.reject(err);
+    pending.reject(this.#clean(err));
   }
 
-  /** The connection ended: every pending request fails at once. */
+  /** The connection ended: every pending request fails at once (and every later one, with the same error). */
   close(err: Error): void {
-    this.#closedError = err;
+    this.#closedError = this.#clean(err);
     for (const [id, pending] of [...this.#pending]) {
       this.#settle(id, pending);
       pending.abort?.abort();

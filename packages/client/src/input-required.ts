@@ -30,8 +30,7 @@ export async function fulfilInputRequests(
   inputRequests: unknown,
   scope: InputScope,
 ): Promise<Record<string, JSONObject>> {
-  const responses: Record<string, JSONObject> = {};
-  if (inputRequests === undefined) return responses;
+  if (inputRequests === undefined) return {};
   if (typeof inputRequests !== "object" || inputRequests === null || Array.isArray(inputRequests)) {
     throw new InvalidResultError(`${scope.related.method}: inputRequests is not an object`);
   }
@@ -48,10 +47,8 @@ export async function fulfilInputRequests(
   const answers = await Promise.all(
     entries.map(([key, value]) => fulfilOne(key, value, scope, { ...ctx, inputKey: key })),
   );
-  entries.forEach(([key], i) => {
-    responses[key] = answers[i] as JSONObject;
-  });
-  return responses;
+  // fromEntries defines each key: the server's key "__proto__" stays a key, as it came.
+  return Object.fromEntries(entries.map(([key], i) => [key, answers[i] as JSONObject]));
 }
 
 async function fulfilOne(

@@ -21,15 +21,17 @@ export async function* pages(
   }
 }
 
+/** Every page's items; `take` picks a page's items (the list screen, for the lists it knows). */
 export async function collect<T>(
   fetchPage: (cursor: string | undefined) => Promise<Result>,
   revision: () => Revision,
   key: string,
+  take: (page: Result) => readonly unknown[] = (page) => (Array.isArray(page[key]) ? page[key] : []),
 ): Promise<T[]> {
   const all: T[] = [];
   for await (const page of pages(fetchPage, revision)) {
-    const items = page[key];
-    if (Array.isArray(items)) all.push(...(items as T[]));
+    // One push per item: spreading a page of 100k items into push() overflows the stack.
+    for (const item of take(page)) all.push(item as T);
   }
   return all;
 }

@@ -39,6 +39,21 @@ export function isModernError(err: unknown): boolean {
   );
 }
 
+/**
+ * A -32022 that leaves no version to retry with, in mcpx's words rather than the server's alone
+ * (which may say nothing): both sides' versions, the server's as it listed them (truncated).
+ */
+function noSharedVersion(name: string, err: unknown, registry: Registry): unknown {
+  if (!(err instanceof UnsupportedProtocolVersionError)) return err;
+  const listed = err.supported.slice(0, 10).map((v) => JSON.stringify(v.slice(0, 40)));
+  const theirs = listed.length > 0 ? `it lists ${listed.join(", ")}` : "it lists none";
+  const ours = registry.revisions().map((r) => r.version);
+  return new UnsupportedProtocolVersionError(
+    `upstream ${name} speaks no protocol version mcpx speaks: ${theirs} (server/discover answered ${JSON.stringify(err.message.slice(0, 200))}); mcpx speaks ${ours.join(", ")}`,
+    err.data,
+  );
+}
+
 function bareRefusal(err: unknown): HttpStatusError | undefined {
   return err instanceof HttpStatusError && REFUSED.has(err.status) ? err : undefined;
 }
@@ -63,7 +78,7 @@ export async function probeEra(
           err instanceof UnsupportedProtocolVersionError
             ? registry.revisions("legacy").find((r) => err.supported.includes(r.version))
             : undefined;
-        if (!shared) throw err;
+        if (!shared) throw noSharedVersion(client.name, err, registry);
         return client.handshake(shared);
       }
       refusal = bareRefusal(err);

@@ -151,13 +151,14 @@ describe("applyAuth", () => {
     expect(applied.target).toEqual({
       ...http,
       headers: { "X-Trace": "1", Authorization: `Bearer ${TOKEN}` },
+      secrets: applied.secrets,
     });
     expect(target.headers).toEqual({ authorization: "Basic old", "X-Trace": "1" }); // not changed in place
   });
 
   it("auth/env-merged", async () => {
     const applied = await apply({ type: "token-env", token: TOKEN }, stdio);
-    expect(applied.target).toEqual({ ...stdio, env: { LOG: "1", KEY: TOKEN } });
+    expect(applied.target).toEqual({ ...stdio, env: { LOG: "1", KEY: TOKEN }, secrets: applied.secrets });
     expect(stdio.env).toEqual({ LOG: "1", KEY: "old" });
   });
 
@@ -224,7 +225,9 @@ describe("applyAuth", () => {
       "connecting to https://api.example.com/mcp?region=eu&q=a%20b&[redacted]=[redacted]",
     );
     const env = await apply({ type: "token-env", token: TOKEN }, stdio);
-    expect(env.secrets).toEqual([TOKEN]);
+    // Each in every form a server may echo it in, longest first; the target carries them to its connection.
+    expect(env.secrets).toEqual(["tok3n%2Fwith%2Bodd%3Dchars", "tok3n\\/with+odd=chars", TOKEN]);
+    expect(env.target.secrets).toEqual(env.secrets);
   });
 
   it("auth/no-secret-in-errors", async () => {

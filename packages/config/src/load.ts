@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, DEFAULT_UPSTREAM_SETTINGS, type UpstreamSettings } from "@mcpx/core";
+import { ConfigError, DEFAULT_UPSTREAM_SETTINGS, expandSecrets, type UpstreamSettings } from "@mcpx/core";
 import { expandEnv } from "./env.js";
 import { JsonSyntaxError, parseJson } from "./json.js";
 import { HOST_FORMAT_TYPES } from "./schema.js";
@@ -36,6 +36,10 @@ export const DEFAULT_LISTEN = Object.freeze({
   port: 7333,
   path: "/mcp",
   maxBodyBytes: 4 * 1024 * 1024,
+  headersTimeout: 5_000,
+  requestTimeout: 30_000,
+  maxConnections: 1000,
+  sessions: Object.freeze({ max: 1000, perClient: 100, idleTimeout: 1_800_000, handshakeTimeout: 10_000 }),
 });
 /**
  * Where era records live when the config names no `stateDir` (XDG Base Directory): $XDG_STATE_HOME/mcpx,
@@ -156,14 +160,19 @@ function normalise(
   return {
     path: configPath,
     configDir,
-    listen: { ...DEFAULT_LISTEN, ...file.listen },
+    listen: {
+      ...DEFAULT_LISTEN,
+      ...file.listen,
+      sessions: { ...DEFAULT_LISTEN.sessions, ...file.listen?.sessions },
+    },
     upstream,
     servers,
     plugins: (file.plugins ?? []).map(normalisePlugin),
     roots: file.roots ?? [],
     stateDir: file.stateDir === undefined ? defaultStateDir(env) : path.resolve(configDir, file.stateDir),
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
-    secrets: [...secrets],
+    // Each in every form a server may echo it in (JSON-escaped, percent-encoded), worked out once here.
+    secrets: expandSecrets(secrets),
   };
 }
 

@@ -22,8 +22,12 @@ export const HOST_FORMAT_TYPES = {
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
-/** A namespace (and a server key used as one): letters, digits, `_` and `-`. */
-export const NAMESPACE_PATTERN = "^(?!.*__)[A-Za-z0-9_-]+$";
+/**
+ * A namespace (and a server key used as one): letters, digits, `_` and `-`, never `__` (it separates
+ * a namespace from a name) and never a `_` at the end, which would run into the separator: `a_` and
+ * `x` would make `a___x`, which splits at the first `__` as `a` and `_x`.
+ */
+export const NAMESPACE_PATTERN = "^(?!.*__)[A-Za-z0-9_-]*[A-Za-z0-9-]$";
 
 const ms = (description: string, def: number, minimum = 0) =>
   ({ type: "integer", minimum, default: def, description: `${description} (milliseconds)` }) as const;
@@ -124,6 +128,55 @@ export const configSchema = {
         token: { type: "string", minLength: 1, description: "Bearer token mcpx's clients must send" },
         allowedOrigins: { ...stringArray, description: "Origins allowed besides loopback ones" },
         maxBodyBytes: { type: "integer", minimum: 1, default: 4 * 1024 * 1024 },
+        headersTimeout: ms(
+          "How long a client may take to send a request's headers; a slower one gets 408 and its connection is closed (slowloris)",
+          5_000,
+          1,
+        ),
+        requestTimeout: ms(
+          "How long a client may take to send a whole request, body included (never the answer: streams stay open); a slower one gets 408",
+          30_000,
+          1,
+        ),
+        maxConnections: {
+          type: "integer",
+          minimum: 1,
+          default: 1000,
+          description:
+            "HTTP connections held at once, open streams included; one more is closed unanswered until one ends",
+        },
+        sessions: {
+          type: "object",
+          additionalProperties: false,
+          description:
+            "Bounds on legacy clients' sessions (Streamable HTTP 2025-03-26 to 2025-11-25, HTTP+SSE 2024-11-05)",
+          properties: {
+            max: {
+              type: "integer",
+              minimum: 1,
+              default: 1000,
+              description:
+                "Sessions held at once; at the bound the least recently used idle one is evicted (never-initialized first), and a new one is refused (503) only when every one is in use",
+            },
+            perClient: {
+              type: "integer",
+              minimum: 1,
+              default: 100,
+              description:
+                "Sessions held at once for one client address, the same way (every local client is 127.0.0.1)",
+            },
+            idleTimeout: ms(
+              "How long a session with no request in flight and no open stream lives",
+              1_800_000,
+              1,
+            ),
+            handshakeTimeout: ms(
+              "How long a session that has not sent notifications/initialized lives unused (HTTP+SSE: from GET /sse)",
+              10_000,
+              1,
+            ),
+          },
+        },
       },
     },
     upstream: {

@@ -30,7 +30,7 @@ export interface ServerEntryFile {
 /** What mcpx.json may hold, exactly as written. */
 export interface McpxConfigFile {
   $schema?: string;
-  listen?: Partial<ListenConfig>;
+  listen?: Partial<Omit<ListenConfig, "sessions">> & { sessions?: Partial<ListenSessions> };
   upstream?: {
     versionAttempts?: number;
     listenReopenDelay?: number;
@@ -71,6 +71,20 @@ export interface ListenConfig {
   token?: string;
   allowedOrigins?: string[];
   maxBodyBytes: number;
+  /** Milliseconds a client may take to send a request's headers, and the whole request. */
+  headersTimeout: number;
+  requestTimeout: number;
+  /** HTTP connections held at once. */
+  maxConnections: number;
+  sessions: ListenSessions;
+}
+
+/** Bounds on legacy clients' sessions (milliseconds for the timeouts). */
+export interface ListenSessions {
+  max: number;
+  perClient: number;
+  idleTimeout: number;
+  handshakeTimeout: number;
 }
 
 interface ServerConfigBase {
@@ -129,7 +143,8 @@ export interface McpxConfig {
   log: { level: LogLevel; json: boolean };
   /**
    * Values never to log or print: every `${env:...}` expansion, every string in an `auth` object
-   * (but its `type`), every value of a server's `env`, and `listen.token`.
+   * (but its `type`), every value of a server's `env`, and `listen.token`; each in every form a
+   * server may echo it in (core expandSecrets), longest first.
    */
   secrets: string[];
 }

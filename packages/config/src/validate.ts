@@ -10,7 +10,7 @@ import { configSchema, HOST_FORMAT_TYPES, NAMESPACE_PATTERN } from "./schema.js"
 const PATTERN_RULES: Record<string, string> = {
   "^https?://[^\\s]+$": "must be an http:// or https:// URL",
   [NAMESPACE_PATTERN]:
-    'must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name)',
+    'must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name, nor end in "_")',
   "^/": 'must start with "/"',
   "^file://": "must be a file:// URI",
 };
@@ -79,7 +79,7 @@ function crossKeyProblems(data: unknown): string[] {
     const namespace = typeof entry.namespace === "string" ? entry.namespace : name;
     if (entry.namespace === undefined && !namespaceRe.test(name)) {
       problems.push(
-        `${at()}: the name is not a valid namespace (letters, digits, _ and -); rename it or set "namespace"`,
+        `${at()}: the name is not a valid namespace (letters, digits, _ and -, not ending in _); rename it or set "namespace"`,
       );
       continue;
     }

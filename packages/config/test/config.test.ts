@@ -49,7 +49,7 @@ describe("config", () => {
       'servers.x.args: is only allowed with "command"',
       'servers.both: must have exactly one of "command" or "url"',
       "servers.web.url: must be an http:// or https:// URL",
-      'servers.web.namespace: must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name)',
+      'servers.web.namespace: must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name, nor end in "_")',
       'log.level: must be one of "debug", "info", "warn", "error", "silent"',
     ]);
     expect(err.message.startsWith("mcpx.json: 10 problems: upstream.versionAttempts: must be >= 1; ")).toBe(
@@ -235,6 +235,10 @@ describe("config", () => {
       port: 7333,
       path: "/mcp",
       maxBodyBytes: 4 * 1024 * 1024,
+      headersTimeout: 5_000,
+      requestTimeout: 30_000,
+      maxConnections: 1000,
+      sessions: { max: 1000, perClient: 100, idleTimeout: 1_800_000, handshakeTimeout: 10_000 },
     });
     expect(config.log).toEqual({ level: "info", json: false });
     expect(config.plugins).toEqual([]);
@@ -253,6 +257,28 @@ describe("config", () => {
       tools: {},
       settings: DEFAULT_UPSTREAM_SETTINGS,
     });
+  });
+
+  it("config/listen-sessions-bounds", () => {
+    const config = parseConfig({ servers: { everything }, listen: { port: 0, sessions: { max: 3 } } });
+    // A key given keeps the others' defaults.
+    expect(config.listen.sessions).toEqual({
+      max: 3,
+      perClient: 100,
+      idleTimeout: 1_800_000,
+      handshakeTimeout: 10_000,
+    });
+    expect(
+      failure({
+        servers: { everything },
+        listen: { sessions: { max: 0, perClient: 1.5, handshakeTimeout: 0, idle: 5 } },
+      }).problems,
+    ).toEqual([
+      "listen.sessions.idle: is not a known key",
+      "listen.sessions.max: must be >= 1",
+      "listen.sessions.perClient: must be integer",
+      "listen.sessions.handshakeTimeout: must be >= 1",
+    ]);
   });
 
   it("config/state-dir-xdg", () => {
@@ -376,7 +402,7 @@ describe("config", () => {
         },
       }).problems,
     ).toEqual([
-      'servers["my server"]: the name is not a valid namespace (letters, digits, _ and -); rename it or set "namespace"',
+      'servers["my server"]: the name is not a valid namespace (letters, digits, _ and -, not ending in _); rename it or set "namespace"',
       'servers.files.namespace: namespace "fs" is already used by servers.fs',
     ]);
   });

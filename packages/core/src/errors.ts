@@ -6,7 +6,8 @@
  *  - LocalError and its subclasses: something mcpx itself detected (a timeout, a closed connection, a
  *    bad config), with a code in the implementation-defined range -32000…-32019.
  */
-import type { JSONRPCErrorObject } from "./jsonrpc.js";
+import type { JSONRPCErrorObject, RequestId } from "./jsonrpc.js";
+import { formatBytes } from "./line-framer.js";
 
 export const ErrorCode = {
   ParseError: -32700,
@@ -38,6 +39,7 @@ export const ErrorCode = {
   ParamHeader: -32008,
   HttpStatus: -32009,
   SessionExpired: -32013,
+  FrameTooLarge: -32014,
   Config: -32010,
   Plugin: -32011,
   Auth: -32012,
@@ -95,6 +97,19 @@ export class MethodNotFoundError extends McpError {
 export class InvalidParamsError extends McpError {
   constructor(message: string, data?: unknown) {
     super(ErrorCode.InvalidParams, message, data);
+  }
+}
+
+/**
+ * A message nested deeper than MAX_NESTING_DEPTH (jsonrpc.ts), refused as it is decoded: deeper JSON
+ * would overflow the stack of what serialises it on the way (JSON.stringify recurses). A request is
+ * answered with this and its id (`requestId`); a notification is dropped.
+ */
+export class NestingTooDeepError extends InvalidParamsError {
+  readonly requestId: RequestId | undefined;
+  constructor(message: string, data: { depth: number; limit: number }, requestId?: RequestId) {
+    super(message, data);
+    this.requestId = requestId;
   }
 }
 
@@ -248,6 +263,27 @@ export class HttpStatusError extends LocalError {
  */
 export class SessionExpiredError extends LocalError {
   readonly code = ErrorCode.SessionExpired;
+}
+
+/**
+ * An upstream sent a frame (a stdio line, a JSON body, an SSE event) larger than
+ * upstream.maxFrameBytes. Its bytes were dropped as they came, so memory stayed bounded; the request
+ * it answered fails with this error, which names the upstream, the size and the limit.
+ */
+export class FrameTooLargeError extends LocalError {
+  readonly code = ErrorCode.FrameTooLarge;
+  /** The frame's size in bytes; with `atLeast`, only how far reading went before it stopped. */
+  readonly size: number;
+  readonly limit: number;
+  constructor(upstream: string, frame: { what?: string; size: number; atLeast?: boolean }, limit: number) {
+    const size = `${frame.atLeast ? "more than " : ""}${formatBytes(frame.size)}`;
+    super(
+      `upstream ${upstream} sent ${frame.what ?? "a frame"} of ${size}, over upstream.maxFrameBytes (${formatBytes(limit)}); it was dropped`,
+      { size: frame.size, maxFrameBytes: limit },
+    );
+    this.size = frame.size;
+    this.limit = limit;
+  }
 }
 
 /** A URL the peer named is on another origin than the one configured (HTTP+SSE endpoint, redirect). */

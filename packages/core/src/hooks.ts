@@ -20,6 +20,10 @@ export interface ServerWarning {
   message: string;
   tool?: string;
   reason?: string;
+  /** The list an item was left out of ("tools", "prompts", "resources", "resourceTemplates"). */
+  list?: string;
+  /** The item left out: its name, URI or URI template, shown safely (truncated, controls escaped). */
+  item?: string;
 }
 
 export interface TimedOutRequest {

@@ -1,4 +1,4 @@
-import { InvalidRequestError, ParseError } from "./errors.js";
+import { ErrorCode, InvalidRequestError, NestingTooDeepError, ParseError } from "./errors.js";
 
 /** A JSON-RPC id, kept exactly as the peer sent it: a string id is as valid as a number. */
 export type RequestId = string | number;
@@ -130,9 +130,21 @@ export function toMessage(value: unknown, where = "message"): JSONRPCMessage {
 }
 
 /**
+ * How deep a message's members may nest (an object or array is one level: `{"a":{}}` is 2). Far
+ * over any real schema, and far under what JSON.stringify survives on Node 20's default stack
+ * (about 4,000 levels: it recurses, and every frame mcpx forwards is serialised again).
+ */
+export const MAX_NESTING_DEPTH = 512;
+
+/**
  * Decodes one frame of text: a single message, or a batch (a JSON array of messages).
  * Throws ParseError (-32700) when the text is not JSON and InvalidRequestError (-32600) when the
  * JSON is not JSON-RPC 2.0; both messages say what was wrong.
+ *
+ * A member nested deeper than MAX_NESTING_DEPTH: a request or notification throws
+ * NestingTooDeepError (-32602; `requestId` says which request to answer); a response decodes as the
+ * error response it amounts to (-32603, naming the limit), so whoever waits for it fails at once
+ * with the reason rather than at its timeout, and nothing that deep travels on.
  */
 export function decodeFrame(text: string): JSONRPCFrame {
   let value: unknown;
@@ -144,11 +156,81 @@ export function decodeFrame(text: string): JSONRPCFrame {
       `frame is not valid JSON: ${reason} (frame starts ${JSON.stringify(text.slice(0, 40))})`,
     );
   }
+  // Nesting d levels takes at least 2d characters: a shorter frame cannot be too deep, and is not walked.
+  const walk = text.length > 2 * MAX_NESTING_DEPTH;
   if (Array.isArray(value)) {
     if (value.length === 0) throw new InvalidRequestError("batch is an empty array");
-    return value.map((item, i) => toMessage(item, `batch element ${i}`));
+    return value.map((item, i) => {
+      const msg = toMessage(item, `batch element ${i}`);
+      return walk ? withinDepth(msg) : msg;
+    });
   }
-  return toMessage(value);
+  const msg = toMessage(value);
+  return walk ? withinDepth(msg) : msg;
+}
+
+/**
+ * How many levels of objects and arrays a value holds (0 for a string, number, boolean or null).
+ * Iterative: a hostile value is as deep as its text allows, and the check must not overflow either.
+ */
+export function nestingDepth(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  let max = 0;
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
+    if (depth > max) max = depth;
+    if (Array.isArray(node)) {
+      for (const child of node) {
+        if (typeof child === "object" && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in node) {
+      const child = node[key];
+      if (typeof child === "object" && child !== null) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return max;
+}
+
+/** The message as it is, or refused (a request, a notification) or replaced (a response) if too deep. */
+function withinDepth(msg: JSONRPCMessage): JSONRPCMessage {
+  for (const key in msg) {
+    const depth = nestingDepth((msg as unknown as JSONObject)[key]);
+    if (depth <= MAX_NESTING_DEPTH) continue;
+    const data = { depth, limit: MAX_NESTING_DEPTH };
+    const over = `nested ${depth} levels deep, over mcpx's limit of ${MAX_NESTING_DEPTH} (MAX_NESTING_DEPTH: JSON nesting of one message)`;
+    if ("method" in msg) {
+      const id = "id" in msg ? msg.id : undefined;
+      throw new NestingTooDeepError(`${key} of ${msg.method} ${over}`, data, id);
+    }
+    const answer = msg.id === null ? "an error response" : `the answer to request ${JSON.stringify(msg.id)}`;
+    const error = {
+      code: ErrorCode.InternalError,
+      message: `${key} of ${answer} ${over}; it was dropped`,
+      data,
+    };
+    replaced.add(error);
+    return { jsonrpc: "2.0", id: msg.id, error };
+  }
+  return msg;
+}
+
+/** The error objects decodeFrame put in place of responses nested too deep (a peer cannot forge one). */
+const replaced = new WeakSet<JSONRPCErrorObject>();
+
+/** Whether this error stands for a response nested too deep, dropped as it was decoded (to warn of it). */
+export function replacedForDepth(error: JSONRPCErrorObject): boolean {
+  return replaced.has(error);
 }
 
 /** Decodes a frame and always returns a list, so a batch is dispatched element by element. */

@@ -97,10 +97,27 @@ export interface HandshakeContext {
   spoken(): readonly string[];
 }
 
+/**
+ * The JSON Schema of a revision's list items: a document holding the `Tool`, `Prompt`, `Resource` and
+ * `ResourceTemplate` definitions and every definition they reference, cut from the revision's
+ * schema.json (`definitions` under draft-07, `$defs` under 2020-12, as `$schema` says).
+ */
+export interface ListItemSchemas {
+  readonly $schema: string;
+  readonly definitions?: Readonly<Record<string, JSONObject>>;
+  readonly $defs?: Readonly<Record<string, JSONObject>>;
+}
+
 export interface Revision {
   readonly version: string;
   readonly era: Era;
   readonly features: RevisionFeatures;
+  /**
+   * What a valid tool, prompt, resource and resource template is in this revision: the client leaves
+   * out (with a server.warning) any listed item that does not match. Optional, so a revision written
+   * against apiVersion 1 without it still loads; without it only mcpx's own rules on names and URIs apply.
+   */
+  readonly listItemSchemas?: ListItemSchemas;
   /** The client capabilities to declare in this revision, given the handlers installed. */
   capabilities(installed: InstalledHandlers): ClientCapabilities;
   /** initialize (legacy) or server/discover (modern); settles the revision actually spoken. */

@@ -21,6 +21,12 @@ export interface UpstreamTarget {
   url?: string;
   /** Headers sent on every HTTP request to the configured origin, and never to another. */
   headers?: Record<string, string>;
+  /**
+   * The credentials on this target, in every form they may be echoed in (core expandSecrets): what
+   * applyAuth put in its headers, env or URL. The connection takes them out of every error it
+   * raises, since a server's error may quote what it received.
+   */
+  secrets?: readonly string[];
 }
 
 /** Where a frame arrived. */

@@ -8,8 +8,28 @@ import {
   isNotification,
   isRequest,
   isResultResponse,
+  MAX_NESTING_DEPTH,
+  NestingTooDeepError,
+  nestingDepth,
   ParseError,
+  replacedForDepth,
 } from "../src/index.js";
+
+/** An object nested `depth` levels: `{}` is 1, `{"a":{}}` is 2. */
+function nested(depth: number): Record<string, unknown> {
+  let v: Record<string, unknown> = {};
+  for (let i = 1; i < depth; i++) v = { a: v };
+  return v;
+}
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
 
 describe("jsonrpc", () => {
   it("jsonrpc/decode-request", () => {
@@ -87,5 +107,72 @@ describe("jsonrpc", () => {
     expect(caught).toBeInstanceOf(InvalidRequestError);
     expect((caught as InvalidRequestError).code).toBe(-32600);
     expect((caught as Error).message).toMatch(message);
+  });
+
+  it("jsonrpc/depth-limit-exact-boundary", () => {
+    expect(MAX_NESTING_DEPTH).toBe(512);
+    const request = (depth: number) =>
+      JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: nested(depth) });
+    // the limit passes, as it came
+    const at = decodeFrame(request(MAX_NESTING_DEPTH)) as { params: unknown };
+    expect(nestingDepth(at.params)).toBe(MAX_NESTING_DEPTH);
+    // one more is refused: -32602, naming the member, the depth and the limit, with the request's id
+    const over = thrown(() => decodeFrame(request(MAX_NESTING_DEPTH + 1)));
+    expect(over).toBeInstanceOf(NestingTooDeepError);
+    expect((over as NestingTooDeepError).code).toBe(-32602);
+    expect((over as NestingTooDeepError).requestId).toBe(9);
+    expect((over as Error).message).toMatch(
+      /^params of tools\/call nested 513 levels deep, over mcpx's limit of 512 /,
+    );
+    expect((over as NestingTooDeepError).data).toEqual({ depth: 513, limit: 512 });
+    // in an array as much as in an object, in any member, in a batch element
+    let arr: unknown[] = [];
+    for (let i = 1; i <= MAX_NESTING_DEPTH; i++) arr = [arr];
+    const extra = thrown(() =>
+      decodeFrame(
+        JSON.stringify([
+          { jsonrpc: "2.0", method: "a" },
+          { jsonrpc: "2.0", id: "x", method: "b", params: {}, extra: arr },
+        ]),
+      ),
+    );
+    expect((extra as NestingTooDeepError).requestId).toBe("x");
+    expect((extra as Error).message).toMatch(/^extra of b nested 513 levels deep/);
+    // a notification has no id to answer
+    const note = thrown(() =>
+      decodeFrame(`{"jsonrpc":"2.0","method":"n","params":${'{"a":'.repeat(5000)}{}${"}".repeat(5000)}}`),
+    );
+    expect(note).toBeInstanceOf(NestingTooDeepError);
+    expect((note as NestingTooDeepError).requestId).toBeUndefined();
+  });
+
+  it("jsonrpc/deep-response-decodes-as-its-error", () => {
+    // 100,000 levels: the walk is iterative, so the check itself cannot overflow
+    const text = `{"jsonrpc":"2.0","id":4,"result":{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`;
+    const msg = decodeFrame(text);
+    expect(msg).toMatchObject({ jsonrpc: "2.0", id: 4, error: { code: -32603 } });
+    const error = (msg as { error: { message: string; data: unknown } }).error;
+    expect(error.message).toMatch(
+      /^result of the answer to request 4 nested 100001 levels deep, over mcpx's limit of 512 .*it was dropped$/,
+    );
+    expect(error.data).toEqual({ depth: 100_001, limit: 512 });
+    // mcpx's own replacement, told from an error a peer sent with the same words
+    expect(replacedForDepth(error as never)).toBe(true);
+    const sent = decodeFrame(JSON.stringify({ jsonrpc: "2.0", id: 4, error })) as unknown as { error: never };
+    expect(replacedForDepth(sent.error)).toBe(false);
+  });
+
+  it("jsonrpc/shallow-big-frame-decodes", () => {
+    // 1 MiB of text in a flat frame: one object deep, decoded as it is (a walk, if any, visits a
+    // handful of nodes, not a million characters)
+    const big = "x".repeat(1024 * 1024);
+    const wide = Array.from({ length: 100_000 }, (_, i) => i);
+    const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: big, wide } });
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const msg = decodeFrame(text) as unknown as { result: { text: string; wide: number[] } };
+    expect(msg.result.text).toBe(big);
+    expect(msg.result.wide).toEqual(wide);
+    // and a short frame is never walked at all: nesting d levels takes 2d characters
+    expect(nestingDepth(JSON.parse(`[${"[".repeat(511)}${"]".repeat(511)}]`))).toBe(512);
   });
 });

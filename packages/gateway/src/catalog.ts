@@ -1,7 +1,9 @@
 /**
  * The catalog: the union of every connected upstream's tools, prompts, resources and resource
  * templates under their namespaces, each upstream's lists kept until it says they changed (or
- * drops). Tool schemas pass through exactly as the upstream sent them. Per-server include/exclude
+ * drops). The client hands over each upstream's lists already screened (an item its revision's
+ * schema or mcpx's rules reject is left out with a server.warning), so they are served as they are:
+ * tool schemas pass through exactly as the upstream sent them. Per-server include/exclude
  * globs trim the tools a gateway shows, since too many tools is what users of gateways most often
  * complain about.
  */
@@ -19,6 +21,14 @@ const LIST_METHOD: Record<ListKind, string> = {
   prompts: "prompts/list",
   resources: "resources/list",
   resourceTemplates: "resources/templates/list",
+};
+
+/** What identifies an item of each list: a resource's name is only a label, two may share it. */
+const KEY: Record<ListKind, "name" | "uri" | "uriTemplate"> = {
+  tools: "name",
+  prompts: "name",
+  resources: "uri",
+  resourceTemplates: "uriTemplate",
 };
 
 /** Which lists a list_changed notification of an upstream invalidates. */
@@ -96,7 +106,7 @@ export class Catalog {
     const seen = new Set<string>();
     for (const part of parts) {
       for (const item of part) {
-        const key = String(item.name ?? item.uri ?? item.uriTemplate);
+        const key = String(item[KEY[kind]]);
         // Two servers with namespacing off may name the same thing: the first keeps it.
         if (seen.has(key)) continue;
         seen.add(key);

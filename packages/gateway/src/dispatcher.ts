@@ -44,6 +44,8 @@ export interface DispatcherOptions {
   handlers?: ClientHandlers;
   /** How long a requestState mcpx issued to a modern client stays good (default 10 min). */
   inputTtlMs?: number;
+  /** An upstream's state, to say why a name it owns cannot be reached (asked on that error only). */
+  upstreamState?: (server: string) => { status: string; error?: string } | undefined;
 }
 
 export class Dispatcher {
@@ -54,6 +56,7 @@ export class Dispatcher {
   /** Whether a handler answers only for some callers (then modern requests declare per caller). */
   readonly #perCaller: boolean;
   readonly #bridge: InputBridge;
+  readonly #upstreamState: DispatcherOptions["upstreamState"];
 
   constructor(
     catalog: Catalog,
@@ -69,6 +72,7 @@ export class Dispatcher {
       opts.handlers !== undefined &&
       [...opts.handlers.elicitation, ...opts.handlers.sampling].some((h) => h.canAnswer !== undefined);
     this.#bridge = new InputBridge(opts.inputTtlMs === undefined ? {} : { ttlMs: opts.inputTtlMs });
+    this.#upstreamState = opts.upstreamState;
   }
 
   /** Calls of modern clients waiting for their retry (between input_required rounds). */
@@ -83,19 +87,20 @@ export class Dispatcher {
 
   /** Whether this method is routed here (the protocol layer answers the rest itself). */
   handles(method: string): boolean {
+    // Own keys only: a method named "constructor" or "toString" is no list and no route.
     return (
-      method in LISTS ||
-      method in ROUTED ||
+      Object.hasOwn(LISTS, method) ||
+      Object.hasOwn(ROUTED, method) ||
       method === "resources/subscribe" ||
       method === "resources/unsubscribe"
     );
   }
 
   async handle(method: string, params: JSONObject, ctx: CallContext): Promise<Result> {
-    const kind = LISTS[method];
+    const kind = Object.hasOwn(LISTS, method) ? LISTS[method] : undefined;
     if (kind) return page(await this.#catalog.list(kind), kind, params.cursor, this.#pageSize);
     // A modern client is asked the upstream's questions through input_required, and retries.
-    if (ctx.peer.era === "modern" && method in INPUT_METHODS) {
+    if (ctx.peer.era === "modern" && Object.hasOwn(INPUT_METHODS, method)) {
       return this.#bridge.run(method, params, ctx, (p, c) => this.#routed(method, p, c));
     }
     return this.#routed(method, params, ctx);
@@ -125,15 +130,33 @@ export class Dispatcher {
   async #byName(kind: "tools" | "prompts", name: unknown): Promise<Route> {
     if (typeof name !== "string") throw new InvalidParamsError(`params.name must be a string`);
     const route = await this.#catalog.routeName(kind, name);
-    if (!route) throw new InvalidParamsError(`Unknown ${kind === "tools" ? "tool" : "prompt"}: ${name}`);
+    if (!route) {
+      const why = this.#unreachable(this.#catalog.namespaces.parseName(name)?.server);
+      throw new InvalidParamsError(`Unknown ${kind === "tools" ? "tool" : "prompt"}: ${name}${why}`);
+    }
     return route;
   }
 
   async #byUri(uri: unknown): Promise<Route> {
     if (typeof uri !== "string") throw new InvalidParamsError(`params.uri must be a string`);
     const route = await this.#catalog.routeUri(uri);
-    if (!route) throw new ResourceNotFoundError(`Resource not found: ${uri}`, { uri });
+    if (!route) {
+      const why = this.#unreachable(this.#catalog.namespaces.parseUri(uri)?.server);
+      throw new ResourceNotFoundError(`Resource not found: ${uri}${why}`, { uri });
+    }
     return route;
+  }
+
+  /**
+   * Why a name's upstream cannot be asked, when it is down: "Unknown tool" alone would send a user
+   * looking for a typo when the server crashed or never connected.
+   */
+  #unreachable(server: string | undefined): string {
+    const state = server === undefined ? undefined : this.#upstreamState?.(server);
+    if (!state || state.status === "connected") return "";
+    // A retry in progress keeps the last attempt's error: that is the news.
+    if (state.error) return ` (upstream ${server} is not connected: ${state.error})`;
+    return ` (upstream ${server} is ${state.status === "connecting" ? "still connecting" : state.status})`;
   }
 
   #forward(

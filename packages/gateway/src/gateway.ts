@@ -8,6 +8,7 @@ import type { ServerConfig } from "@mcpx/config";
 import {
   type Implementation,
   type JSONObject,
+  type LifecycleEvent,
   LOGGING_LEVELS,
   type LoggingLevel,
   type UpstreamTarget,
@@ -74,11 +75,17 @@ export class Gateway {
       handlers: opts.handlers,
       ...(opts.pageSize === undefined ? {} : { pageSize: opts.pageSize }),
       ...(opts.inputTtlMs === undefined ? {} : { inputTtlMs: opts.inputTtlMs }),
+      upstreamState: (server) => this.pool.states().find((s) => s.name === server),
     });
-    this.protocol = new ServerProtocol(this.dispatcher, {
-      serverInfo: opts.serverInfo ?? MCPX_SERVER_INFO,
-      ...(opts.instructions ? { instructions: opts.instructions } : {}),
-    });
+    // The pool's redact is the protocol's too: what a client is sent is cleaned as what is published.
+    this.protocol = new ServerProtocol(
+      this.dispatcher,
+      {
+        serverInfo: opts.serverInfo ?? MCPX_SERVER_INFO,
+        ...(opts.instructions ? { instructions: opts.instructions } : {}),
+      },
+      opts.env.redact,
+    );
     this.events = new EventLog();
     opts.env.hooks.lifecycle.tap("mcpx-gateway", (e) => this.events.push(e));
     this.pool.onChange((name, client) => this.#upstreamChanged(name, client));
@@ -102,6 +109,11 @@ export class Gateway {
     for (const off of this.#unsubscribe.values()) off();
     this.#unsubscribe.clear();
     await this.pool.stop();
+  }
+
+  /** Publishes a lifecycle event (the `lifecycle` hook, which the event log taps). */
+  emit(event: LifecycleEvent): void {
+    this.#opts.env.hooks.lifecycle.call(event);
   }
 
   addPeer(peer: Peer): void {
@@ -131,7 +143,7 @@ export class Gateway {
   }
 
   #fromUpstream(server: string, method: string, params: JSONObject): void {
-    const kinds = CHANGED[method];
+    const kinds = Object.hasOwn(CHANGED, method) ? CHANGED[method] : undefined;
     if (kinds) {
       this.catalog.invalidate(server, kinds);
       this.#broadcast(method, {});

@@ -169,7 +169,7 @@ export class InputBridge {
     start: (params: JSONObject, ctx: CallContext) => Promise<Result>,
   ): Promise<Result> {
     const { requestState, inputResponses, ...own } = params;
-    const key = INPUT_METHODS[method];
+    const key = Object.hasOwn(INPUT_METHODS, method) ? INPUT_METHODS[method] : undefined;
     const target = key ? own[key] : undefined;
     let call: BridgedCall;
     if (requestState === undefined) {
@@ -249,7 +249,7 @@ export class InputBridge {
         : {};
     const answers = new Map<string, JSONObject>();
     for (const q of call.sent.values()) {
-      const answer = given[q.key];
+      const answer = Object.hasOwn(given, q.key) ? given[q.key] : undefined;
       if (typeof answer !== "object" || answer === null || Array.isArray(answer)) continue;
       if (q.method === "elicitation/create" && !isElicitResult(answer)) {
         throw new InvalidParamsError(
@@ -300,7 +300,13 @@ export class InputBridge {
     const inputRequests: Record<string, JSONObject> = {};
     for (const q of call.queue.splice(0)) {
       call.sent.set(q.key, q);
-      inputRequests[q.key] = { method: q.method, params: q.params };
+      // Defined, not assigned: an upstream's key "__proto__" stays a key of the answer.
+      Object.defineProperty(inputRequests, q.key, {
+        value: { method: q.method, params: q.params },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     const state = randomBytes(24).toString("base64url");
     call.state = state;

@@ -45,7 +45,8 @@ export interface PoolEnvironment {
   /**
    * Takes the credentials out of a text before the pool publishes it (an upstream's error in its
    * state and in lifecycle events): a URL or command may hold a secret from the config, and an
-   * upstream's error may quote one. The daemon's runtime redacts what its logger redacts.
+   * upstream's error may quote one. The daemon's runtime redacts what its logger redacts. The
+   * gateway cleans every error it sends a client with it too (ServerProtocol.clean).
    */
   redact?: (text: string) => string;
 }

@@ -54,11 +54,21 @@ export class HttpClient {
           { status: res.statusCode, origin: url.origin, redirectOrigin: next.origin },
         );
       }
-      if (!next || (res.statusCode !== 307 && res.statusCode !== 308) || hop >= MAX_REDIRECTS) {
+      // The target without its query (it may carry a credential), as every URL mcpx shows.
+      const to = next ? where(next) : location === undefined ? "nowhere" : "an invalid URL";
+      const answered = `upstream ${this.#upstream}: ${method} ${where(url)} answered HTTP ${res.statusCode} redirecting to ${to}`;
+      if (!next || (res.statusCode !== 307 && res.statusCode !== 308)) {
         throw new HttpStatusError(
           res.statusCode,
           "",
-          `upstream ${this.#upstream}: ${method} ${where(url)} answered HTTP ${res.statusCode} redirecting to ${location ?? "nowhere"}; mcpx follows only same-origin 307 and 308 redirects, at most ${MAX_REDIRECTS}`,
+          `${answered}; mcpx follows only same-origin 307 and 308 redirects (they keep the method and body)`,
+        );
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new HttpStatusError(
+          res.statusCode,
+          "",
+          `${answered}; mcpx gave up after ${MAX_REDIRECTS} redirects in a row (a redirect loop?)`,
         );
       }
       url = next;
@@ -82,10 +92,56 @@ export function where(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
+/** What a bounded read got: the text, and whether the body was longer than allowed. */
+export interface BoundedText {
+  /** The body as UTF-8, or its first maxBytes when cut (empty when refused on Content-Length). */
+  text: string;
+  cut: boolean;
+  /** The body's declared length, when it is what refused it. */
+  declared?: number;
+}
+
+/**
+ * Reads a body as UTF-8, at most `maxBytes` of it: past that it stops reading and destroys the body,
+ * so memory stays bounded whatever the server sends; a Content-Length over it refuses the body before
+ * reading a byte. Rejects when the body breaks.
+ */
+export async function readBounded(
+  body: Body,
+  maxBytes: number,
+  contentLength?: string,
+): Promise<BoundedText> {
+  const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
+  if (declared > maxBytes) {
+    body.destroy();
+    return { text: "", cut: true, declared };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let cut = false;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    const room = maxBytes - size;
+    if (chunk.length > room) {
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      cut = true;
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  // Leaving the loop early destroyed the body (and its socket): nothing more is read.
+  if (cut) body.destroy();
+  return { text: Buffer.concat(chunks, size).toString("utf8"), cut };
+}
+
+/** The most of an error status's body that is read: the error shows 200 characters of it anyway. */
+export const ERROR_BODY_BYTES = 64 * 1024;
+
 /** Reads a body as text, never failing: what an error status came with, for the error to show. */
-export async function readText(body: Body): Promise<string> {
+export async function readText(body: Body, maxBytes = ERROR_BODY_BYTES): Promise<string> {
   try {
-    return await body.text();
+    return (await readBounded(body, maxBytes)).text;
   } catch {
     return "";
   }

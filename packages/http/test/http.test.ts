@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ForeignOriginError, HttpStatusError } from "@mcpx/core";
+import { ForeignOriginError, FrameTooLargeError, HttpStatusError } from "@mcpx/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpClient, readSse, readText } from "../src/index.js";
+import { HttpClient, readBounded, readSse, readText } from "../src/index.js";
 
 const servers: { close(): void }[] = [];
 afterEach(() => {
@@ -62,14 +62,97 @@ describe("http", () => {
     });
     const answer = await new HttpClient("up").send("GET", new URL(base), {});
     const events: { id?: string; event?: string; data: string }[] = [];
-    await readSse(answer.body, {
-      event: (e) => events.push({ id: e.id, event: e.event, data: e.data }),
-      retry: () => {},
-      problem: () => {},
-    });
+    await readSse(
+      answer.body,
+      {
+        event: (e) => events.push({ id: e.id, event: e.event, data: e.data }),
+        retry: () => {},
+        problem: () => {},
+      },
+      { upstream: "up", maxEventBytes: 1024 },
+    );
     expect(events).toEqual([
       { id: "1", event: undefined, data: '{"a":1}' },
       { id: undefined, event: "endpoint", data: "/messages" },
     ]);
+  });
+
+  it("http/body-read-up-to-the-limit", async () => {
+    let sent = 0;
+    let streamClosed: () => void = () => {};
+    const closed = new Promise<void>((r) => {
+      streamClosed = r;
+    });
+    const base = await serve((req, res) => {
+      if (req.url === "/small") return void res.writeHead(200).end('{"a":1}');
+      if (req.url === "/declared") {
+        res.writeHead(200, { "content-length": String(8 * 1024 * 1024) });
+        return void res.write("{");
+      }
+      // a body without Content-Length that would go on for 64 MiB
+      res.writeHead(200);
+      let open = true;
+      res.on("close", () => {
+        open = false;
+        streamClosed();
+      });
+      const piece = Buffer.alloc(64 * 1024, "x");
+      const more = () => {
+        while (open && sent < 64 * 1024 * 1024) {
+          sent += piece.length;
+          if (!res.write(piece)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const client = new HttpClient("up");
+    const streamed = await client.send("GET", new URL(`${base}/streamed`), {});
+    const read = await readBounded(streamed.body, 100_000);
+    expect(read.cut).toBe(true);
+    expect(read.declared).toBeUndefined();
+    expect(read.text).toBe("x".repeat(100_000));
+    // it stopped reading: the connection went long before the server's 64 MiB
+    await closed;
+    expect(sent).toBeLessThan(16 * 1024 * 1024);
+    // a Content-Length over the limit is refused without reading
+    const declared = await client.send("GET", new URL(`${base}/declared`), {});
+    expect(await readBounded(declared.body, 1024, "8388608")).toEqual({
+      text: "",
+      cut: true,
+      declared: 8388608,
+    });
+    // within the limit, the whole body
+    const small = await client.send("GET", new URL(`${base}/small`), {});
+    expect(await readBounded(small.body, 1024, "7")).toEqual({ text: '{"a":1}', cut: false });
+    await client.destroy();
+  });
+
+  it("http/error-body-read-only-up-to-a-small-cap", async () => {
+    const base = await serve((_req, res) => res.writeHead(500).end("e".repeat(1024 * 1024)));
+    const answer = await new HttpClient("up").send("GET", new URL(base), {});
+    const text = await readText(answer.body);
+    expect(text).toBe("e".repeat(64 * 1024));
+  });
+
+  it("http/sse-event-over-the-limit-fails-naming-it", async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('data: {"small":1}\n\n');
+      res.write(`data: ${"x".repeat(4096)}`);
+      res.end("\n\n");
+    });
+    const answer = await new HttpClient("up").send("GET", new URL(base), {});
+    const events: string[] = [];
+    const err = await readSse(
+      answer.body,
+      { event: (e) => events.push(e.data), retry: () => {}, problem: () => {} },
+      { upstream: "up", maxEventBytes: 1024 },
+    ).catch((e) => e);
+    expect(events).toEqual(['{"small":1}']);
+    expect(err).toBeInstanceOf(FrameTooLargeError);
+    expect(err.message).toBe(
+      "upstream up sent an SSE event of more than 1 KiB, over upstream.maxFrameBytes (1 KiB); it was dropped",
+    );
   });
 });

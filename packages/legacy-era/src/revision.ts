@@ -5,6 +5,7 @@ import {
   type JSONRPCErrorObject,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type ListItemSchemas,
   type Revision,
   type RevisionFeatures,
 } from "@mcpx/core";
@@ -16,6 +17,8 @@ export interface LegacyRevisionSpec {
   version: string;
   /** How this revision differs from LEGACY_BASE. */
   features: Partial<RevisionFeatures>;
+  /** The revision's list-item schemas (Tool, Prompt, Resource, ResourceTemplate), from its schema.json. */
+  listItemSchemas?: ListItemSchemas;
 }
 
 /** A revision of the initialize era, from its version and its features. */
@@ -40,6 +43,7 @@ export function legacyRevision(spec: LegacyRevisionSpec): Revision {
     },
     // -32002 is ResourceNotFoundError; a legacy -32602 stays invalid params (the request was wrong).
     mapError: (err: JSONRPCErrorObject) => errorFromWire(err),
+    ...(spec.listItemSchemas ? { listItemSchemas: spec.listItemSchemas } : {}),
   };
   return Object.freeze(revision);
 }

@@ -1,10 +1,12 @@
 import { definePlugin } from "@mcpx/core";
 import { legacyRevision } from "@mcpx/legacy-era";
+import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 
 /** MCP 2025-03-26: Streamable HTTP with sessions and the standalone GET stream; JSON-RPC batches may be received. */
 export const revision = legacyRevision({
   version: "2025-03-26",
   features: { sessions: true, standaloneGet: true, batches: true },
+  listItemSchemas,
 });
 
 export default definePlugin({

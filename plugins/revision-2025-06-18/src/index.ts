@@ -1,10 +1,12 @@
 import { definePlugin } from "@mcpx/core";
 import { legacyRevision } from "@mcpx/legacy-era";
+import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 
 /** MCP 2025-06-18: MCP-Protocol-Version on every HTTP request after initialize; form elicitation; batches removed. */
 export const revision = legacyRevision({
   version: "2025-06-18",
   features: { sessions: true, standaloneGet: true, versionHeader: true, elicitationModes: ["form"] },
+  listItemSchemas,
 });
 
 export default definePlugin({

@@ -1,5 +1,6 @@
 import { definePlugin } from "@mcpx/core";
 import { legacyRevision } from "@mcpx/legacy-era";
+import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 
 /** MCP 2025-11-25: SSE resumption after an early close (SEP-1699); form and url elicitation with notifications/elicitation/complete. */
 export const revision = legacyRevision({
@@ -12,6 +13,7 @@ export const revision = legacyRevision({
     elicitationModes: ["form", "url"],
     elicitationComplete: true,
   },
+  listItemSchemas,
 });
 
 export default definePlugin({

@@ -21,7 +21,7 @@ export function modernHeaders(msg: JSONRPCMessage, conn: ConnectionInfo): Record
     "MCP-Protocol-Version": typeof version === "string" ? version : conn.version,
     "Mcp-Method": msg.method,
   };
-  const source = NAME_SOURCE[msg.method];
+  const source = Object.hasOwn(NAME_SOURCE, msg.method) ? NAME_SOURCE[msg.method] : undefined;
   const name = source ? params?.[source] : undefined;
   if (typeof name === "string") headers["Mcp-Name"] = encodeHeaderValue(name);
   return headers;

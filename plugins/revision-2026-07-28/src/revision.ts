@@ -15,6 +15,7 @@ import {
   type TransportKind,
   withKey,
 } from "@mcpx/core";
+import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 import { MODERN_FEATURES } from "./features.js";
 import { discoverHandshake } from "./handshake.js";
 import { modernHeaders } from "./headers.js";
@@ -69,4 +70,5 @@ export const revision: Revision = Object.freeze({
   paginationEnded: (sent: string | undefined, next: unknown): boolean =>
     typeof next !== "string" || next === sent,
   mapError,
+  listItemSchemas,
 });

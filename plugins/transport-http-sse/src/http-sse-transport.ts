@@ -9,6 +9,7 @@ import {
   decodeMessages,
   encodeFrame,
   ForeignOriginError,
+  FrameTooLargeError,
   HttpStatusError,
   type JSONRPCMessage,
   type NegotiatedSession,
@@ -107,11 +108,15 @@ export class HttpSseTransport implements Transport {
           reject(err);
         }
       };
-      readSse(res.body, {
-        event: onEvent,
-        retry: () => {},
-        problem: (m) => this.#ctx.log.debug(`SSE: ${m}`, { upstream: this.#target.name }),
-      }).then(
+      readSse(
+        res.body,
+        {
+          event: onEvent,
+          retry: () => {},
+          problem: (m) => this.#ctx.log.debug(`SSE: ${m}`, { upstream: this.#target.name }),
+        },
+        { upstream: this.#target.name, maxEventBytes: this.#ctx.settings.maxFrameBytes },
+      ).then(
         () => this.#streamEnded(undefined, reject, timeoutError),
         (err: Error) => this.#streamEnded(err, reject, timeoutError),
       );
@@ -159,21 +164,33 @@ export class HttpSseTransport implements Transport {
     timeoutError: () => Error | undefined,
   ): void {
     const name = this.#target.name;
+    // An event over upstream.maxFrameBytes ends the channel; its error, naming the limit, is what
+    // every pending request (and the open) fails with.
+    const tooLarge = err instanceof FrameTooLargeError ? err : undefined;
+    if (tooLarge) {
+      this.#ctx.log.warn(`${tooLarge.message}; the SSE stream is closed`, {
+        upstream: name,
+        maxFrameBytes: tooLarge.limit,
+      });
+    }
     if (!this.#endpoint) {
       reject(
         timeoutError() ??
+          tooLarge ??
           new ConnectionClosedError(
             `upstream ${name}: the SSE stream of ${where(this.#url)} ended before the endpoint event${err ? `: ${err.message}` : ""}`,
           ),
       );
       return;
     }
-    const error = new ConnectionClosedError(
-      `upstream ${name}: the SSE stream of ${where(this.#url)} ${err ? `broke: ${err.message}` : "ended"}`,
-    );
+    const error =
+      tooLarge ??
+      new ConnectionClosedError(
+        `upstream ${name}: the SSE stream of ${where(this.#url)} ${err ? `broke: ${err.message}` : "ended"}`,
+      );
     this.#ended = error;
     if (this.#closing) return;
-    this.#ctx.log.warn("the SSE stream ended", { upstream: name });
+    if (!tooLarge) this.#ctx.log.warn("the SSE stream ended", { upstream: name });
     this.#ctx.sink.closed(error);
   }
 

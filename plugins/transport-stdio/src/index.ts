@@ -2,7 +2,6 @@ import { definePlugin, type TransportFactory } from "@mcpx/core";
 import { StdioTransport } from "./stdio-transport.js";
 
 export { childEnv } from "./child-env.js";
-export { LineSplitter } from "./line-splitter.js";
 export { StdioTransport } from "./stdio-transport.js";
 
 export const stdioTransport: TransportFactory = {

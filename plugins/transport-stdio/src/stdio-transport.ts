@@ -3,19 +3,30 @@ import {
   ConnectionClosedError,
   decodeMessages,
   encodeFrame,
+  type FramedLine,
+  FrameTooLargeError,
+  formatBytes,
   type JSONRPCMessage,
+  LineFramer,
   type NegotiatedSession,
+  type OversizedLine,
+  oversizedFrameId,
   type Transport,
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
 import { childEnv } from "./child-env.js";
-import { LineSplitter } from "./line-splitter.js";
+
+/** The longest stderr line logged whole; a child may write megabytes without a newline. */
+const STDERR_LINE_BYTES = 64 * 1024;
+/** How long a failed write waits for the child's exit to say why. */
+const WRITE_ERROR_WAIT_MS = 250;
 
 /**
  * One stdio upstream: newline-delimited JSON-RPC on the child's stdin and stdout. A line that is a
  * JSON array is a batch and each element is delivered. The child's stderr goes to the log with the
  * upstream's name. When the child exits, the sink hears it at once, so no caller waits for a deadline.
+ * A line over upstream.maxFrameBytes is dropped as it streams in and fails the request it answers.
  */
 export class StdioTransport implements Transport {
   readonly kind = "stdio";
@@ -24,7 +35,12 @@ export class StdioTransport implements Transport {
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
   #closing = false;
+  /** mcpx gave up on the child's output (an oversized line naming no request) and is ending it. */
+  #abandoned = false;
+  #stopping: Promise<void> | undefined;
   #closedError: Error | undefined;
+  /** Lines the child wrote that were not JSON-RPC, so far. */
+  #unreadable = 0;
 
   constructor(target: UpstreamTarget, ctx: TransportContext) {
     if (!target.command) throw new ConnectionClosedError(`upstream ${target.name} has no command to run`);
@@ -48,14 +64,13 @@ export class StdioTransport implements Transport {
         windowsHide: true,
       });
       this.#child = child;
-      const out = new LineSplitter();
-      const err = new LineSplitter();
+      const out = new LineFramer(this.#ctx.settings.maxFrameBytes);
+      const err = new LineFramer(STDERR_LINE_BYTES);
       child.stdout?.on("data", (chunk: Buffer) => {
         for (const line of out.push(chunk)) this.#line(line);
       });
       child.stderr?.on("data", (chunk: Buffer) => {
-        for (const line of err.push(chunk))
-          if (line.trim()) log.info(line, { upstream: name, stream: "stderr" });
+        for (const line of err.push(chunk)) this.#stderr(line);
       });
       // EPIPE on a child that died mid-write surfaces here; the exit handler reports it.
       child.stdin?.on("error", (e) => log.debug("stdin error", { upstream: name, error: e.message }));
@@ -63,6 +78,13 @@ export class StdioTransport implements Transport {
         child.once("close", (code, signal) => {
           const last = out.end();
           if (last !== undefined) this.#line(last);
+          const rest = err.end();
+          if (rest !== undefined) this.#stderr(rest);
+          // Already reported when mcpx gave up on the stream (an oversized line without an id).
+          if (this.#abandoned) {
+            done();
+            return;
+          }
           const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
           const error = new ConnectionClosedError(`upstream ${name} (${command}) ${how}`);
           this.#closedError = error;
@@ -86,19 +108,80 @@ export class StdioTransport implements Transport {
     });
   }
 
-  #line(line: string): void {
+  #line(line: FramedLine): void {
+    if (this.#closedError) return;
+    if (typeof line !== "string") {
+      this.#oversized(line);
+      return;
+    }
     if (line.trim() === "") return;
     let messages: JSONRPCMessage[];
     try {
       messages = decodeMessages(line);
     } catch (err) {
-      // A bad line is reported and skipped; the lines after it are still read.
-      this.#ctx.log.warn(`upstream sent a frame mcpx cannot read: ${(err as Error).message}`, {
-        upstream: this.#target.name,
-      });
+      // A bad line is reported and skipped; the lines after it are still read. A child that writes
+      // garbage at full speed must not flood the log: the first ten are each reported, then only the
+      // 100th, 1,000th, … (the log stays a few lines long whatever the child writes).
+      const n = ++this.#unreadable;
+      if (n <= 10 || Number.isInteger(Math.log10(n))) {
+        this.#ctx.log.warn(`upstream sent a frame mcpx cannot read: ${(err as Error).message}`, {
+          upstream: this.#target.name,
+          ...(n > 1 ? { unreadableSoFar: n } : {}),
+        });
+      }
       return;
     }
     for (const msg of messages) this.#ctx.sink.message(msg, { via: { kind: "stdio" } });
+  }
+
+  /**
+   * A line over the limit. When its kept ends show the response's top-level id, that request fails
+   * and the connection goes on: newline framing is back in step at the next line. A request or
+   * notification of the server's is dropped (no request of ours waits on it). Otherwise some pending
+   * request may never hear its answer, and nothing says which: the connection is closed, so every
+   * pending request fails at once naming the limit (and the pool restarts it).
+   */
+  #oversized(line: OversizedLine): void {
+    const { name } = this.#target;
+    const limit = this.#ctx.settings.maxFrameBytes;
+    const error = new FrameTooLargeError(name, { size: line.bytes }, limit);
+    const found = oversizedFrameId(line);
+    if (found?.kind === "response" && found.id !== undefined) {
+      this.#ctx.log.warn(`${error.message}; request ${JSON.stringify(found.id)} fails`, {
+        upstream: name,
+        maxFrameBytes: limit,
+      });
+      this.#ctx.sink.requestFailed(found.id, error);
+      return;
+    }
+    if (found?.kind === "request") {
+      this.#ctx.log.warn(`${error.message}; it was a request or notification of the server's`, {
+        upstream: name,
+        maxFrameBytes: limit,
+      });
+      return;
+    }
+    this.#ctx.log.warn(`${error.message}; it names no request, so the connection is closed`, {
+      upstream: name,
+      maxFrameBytes: limit,
+    });
+    this.#closedError = error;
+    this.#abandoned = true;
+    this.#ctx.sink.closed(error);
+    void this.#stop();
+  }
+
+  #stderr(line: FramedLine): void {
+    const upstream = this.#target.name;
+    if (typeof line === "string") {
+      if (line.trim()) this.#ctx.log.info(line, { upstream, stream: "stderr" });
+      return;
+    }
+    this.#ctx.log.info(`${line.head} … ${line.tail}`, {
+      upstream,
+      stream: "stderr",
+      truncated: `a line of ${formatBytes(line.bytes)}, over ${formatBytes(STDERR_LINE_BYTES)}; its middle was dropped`,
+    });
   }
 
   send(msg: JSONRPCMessage): Promise<void> {
@@ -110,9 +193,14 @@ export class StdioTransport implements Transport {
     }
     return new Promise((resolve, reject) => {
       stdin.write(`${encodeFrame(msg)}\n`, (err) => {
-        if (err)
-          reject(new ConnectionClosedError(`upstream ${this.#target.name}: write failed: ${err.message}`));
-        else resolve();
+        if (!err) return resolve();
+        // A child that died before or during the write: how it ended (its exit code or signal) says
+        // more than EPIPE does, and comes a moment later.
+        const failed = new ConnectionClosedError(
+          `upstream ${this.#target.name}: write failed: ${err.message}`,
+        );
+        const exited = this.#exited ?? Promise.resolve();
+        void settlesWithin(exited, WRITE_ERROR_WAIT_MS).then(() => reject(this.#closedError ?? failed));
       });
     });
   }
@@ -123,16 +211,26 @@ export class StdioTransport implements Transport {
 
   /** Closes stdin and waits; then SIGTERM, then SIGKILL, each after the grace period. */
   async close(): Promise<void> {
-    const child = this.#child;
-    if (!child || !this.#exited || this.#closedError) return;
+    // Nothing to do once the child exited (or never ran); after an abandon, wait for its end.
+    if (!this.#child || !this.#exited || (this.#closedError && !this.#abandoned)) return;
     this.#closing = true;
-    const grace = this.#ctx.settings.closeGrace;
-    child.stdin?.end();
-    if (await settlesWithin(this.#exited, grace)) return;
-    child.kill("SIGTERM");
-    if (await settlesWithin(this.#exited, grace)) return;
-    child.kill("SIGKILL");
-    await this.#exited;
+    await this.#stop();
+  }
+
+  #stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      const child = this.#child;
+      const exited = this.#exited;
+      if (!child || !exited) return;
+      const grace = this.#ctx.settings.closeGrace;
+      child.stdin?.end();
+      if (await settlesWithin(exited, grace)) return;
+      child.kill("SIGTERM");
+      if (await settlesWithin(exited, grace)) return;
+      child.kill("SIGKILL");
+      await exited;
+    })();
+    return this.#stopping;
   }
 }
 

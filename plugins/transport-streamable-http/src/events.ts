@@ -24,33 +24,40 @@ export interface PumpParts {
   log: Logger;
   /** Names the stream in log lines ("the GET stream", "the response stream of request 3"). */
   name: string;
+  /** The largest event taken (upstream.maxFrameBytes); a larger one breaks the stream. */
+  maxEventBytes: number;
   deliver(messages: JSONRPCMessage[], eventId: string | undefined): void;
 }
 
 export async function pump(body: Body, cursor: StreamCursor, parts: PumpParts): Promise<PumpResult> {
   let progressed = false;
+  const limits = { upstream: parts.upstream, maxEventBytes: parts.maxEventBytes };
   try {
-    await readSse(body, {
-      event(e) {
-        progressed = true;
-        // An empty id resets the last event id (SSE); there is then nothing to resume from.
-        if (e.id !== undefined) cursor.lastEventId = e.id === "" ? undefined : e.id;
-        if (e.event !== undefined && e.event !== "message") {
-          parts.log.debug(`ignored an SSE event of type ${e.event} on ${parts.name}`, {
-            upstream: parts.upstream,
-          });
-          return;
-        }
-        const messages = readFrames(e.data, parts.log, parts.upstream, `an SSE event on ${parts.name}`);
-        if (messages.length > 0) parts.deliver(messages, e.id === "" ? undefined : e.id);
+    await readSse(
+      body,
+      {
+        event(e) {
+          progressed = true;
+          // An empty id resets the last event id (SSE); there is then nothing to resume from.
+          if (e.id !== undefined) cursor.lastEventId = e.id === "" ? undefined : e.id;
+          if (e.event !== undefined && e.event !== "message") {
+            parts.log.debug(`ignored an SSE event of type ${e.event} on ${parts.name}`, {
+              upstream: parts.upstream,
+            });
+            return;
+          }
+          const messages = readFrames(e.data, parts.log, parts.upstream, `an SSE event on ${parts.name}`);
+          if (messages.length > 0) parts.deliver(messages, e.id === "" ? undefined : e.id);
+        },
+        retry(ms) {
+          cursor.retry = ms;
+        },
+        problem(message) {
+          parts.log.debug(`SSE on ${parts.name}: ${message}`, { upstream: parts.upstream });
+        },
       },
-      retry(ms) {
-        cursor.retry = ms;
-      },
-      problem(message) {
-        parts.log.debug(`SSE on ${parts.name}: ${message}`, { upstream: parts.upstream });
-      },
-    });
+      limits,
+    );
     return { progressed };
   } catch (err) {
     return { progressed, error: err as Error };

@@ -6,7 +6,13 @@
  * `retry` (or sseReconnectDelay), with Last-Event-ID when its events had ids, at most
  * sseReconnectAttempts times in a row without an event.
  */
-import type { JSONRPCMessage, Logger, TransportSink, UpstreamSettings } from "@mcpx/core";
+import {
+  FrameTooLargeError,
+  type JSONRPCMessage,
+  type Logger,
+  type TransportSink,
+  type UpstreamSettings,
+} from "@mcpx/core";
 import { discard, type HttpAnswer } from "@mcpx/http";
 import { frameMeta, pump, type StreamCursor, sleep } from "./events.js";
 
@@ -47,6 +53,7 @@ export class GetStream {
       upstream,
       log,
       name: "the GET stream",
+      maxEventBytes: settings.maxFrameBytes,
       deliver: (messages: JSONRPCMessage[], eventId: string | undefined) => {
         for (const msg of messages) this.#parts.sink.message(msg, frameMeta({ kind: "get" }, eventId));
       },
@@ -68,7 +75,16 @@ export class GetStream {
         }
         const result = await pump(res.body, cursor, pumpParts);
         if (signal.aborted) return;
-        if (result.progressed) attempts = 0;
+        const tooLarge = result.error instanceof FrameTooLargeError;
+        if (tooLarge) {
+          // No request waits on this stream: say so, and reopen it as after any break.
+          log.warn(`${result.error?.message} (on the GET stream, which is reopened)`, {
+            upstream,
+            maxFrameBytes: settings.maxFrameBytes,
+          });
+        }
+        // A server replaying the same oversized event on every reopening is not progress.
+        if (result.progressed && !tooLarge) attempts = 0;
       }
       if (++attempts > settings.sseReconnectAttempts) {
         log.debug(

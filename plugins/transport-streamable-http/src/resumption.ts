@@ -8,6 +8,7 @@
  */
 import {
   ConnectionClosedError,
+  FrameTooLargeError,
   type JSONRPCMessage,
   type Logger,
   type RequestId,
@@ -44,9 +45,16 @@ export async function followResponseStream(first: Body, parts: ResponseStreamPar
     upstream: parts.upstream,
     log: parts.log,
     name,
+    maxEventBytes: settings.maxFrameBytes,
     deliver(messages: JSONRPCMessage[], eventId: string | undefined) {
       for (const msg of messages) parts.sink.message(msg, frameMeta({ kind: "post", requestId }, eventId));
-      if (answers(messages, requestId)) answered = true;
+      if (answers(messages, requestId)) {
+        answered = true;
+        // Nothing more belongs to this stream ("after the JSON-RPC response has been sent, the server
+        // SHOULD close the SSE stream", transports.mdx): one a server leaves open must not keep the
+        // connection, call after call.
+        body?.destroy();
+      }
     },
   };
   const fail = (why: string) => {
@@ -62,6 +70,16 @@ export async function followResponseStream(first: Body, parts: ResponseStreamPar
   let attempts = 0;
   for (;;) {
     const result = body ? await pump(body, cursor, pumpParts) : { progressed: false };
+    if ("error" in result && result.error instanceof FrameTooLargeError) {
+      // Resuming would replay the same event: the request fails now, naming the limit.
+      parts.log.warn(`${result.error.message} (on ${name})`, {
+        upstream: parts.upstream,
+        maxFrameBytes: settings.maxFrameBytes,
+      });
+      if (!answered && !signal.aborted && requestId !== undefined)
+        parts.sink.requestFailed(requestId, result.error);
+      return;
+    }
     if (answered || signal.aborted || requestId === undefined) return;
     if ("error" in result && result.error) {
       parts.log.debug(`${name} broke: ${result.error.message}`, { upstream: parts.upstream });

@@ -6,6 +6,7 @@
 import {
   ConnectionClosedError,
   encodeFrame,
+  FrameTooLargeError,
   HttpStatusError,
   isRequest,
   type JSONRPCMessage,
@@ -17,7 +18,16 @@ import {
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
-import { discard, type HttpAnswer, HttpClient, header, readText, where } from "@mcpx/http";
+import {
+  type BoundedText,
+  discard,
+  type HttpAnswer,
+  HttpClient,
+  header,
+  readBounded,
+  readText,
+  where,
+} from "@mcpx/http";
 import { parseQuietly } from "./error-body.js";
 import { answers, readFrames } from "./frames.js";
 import { GetStream } from "./get-stream.js";
@@ -119,16 +129,28 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async #jsonBody(res: HttpAnswer, requestId: RequestId | undefined, signal: AbortSignal): Promise<void> {
-    let text: string;
+    const limit = this.#ctx.settings.maxFrameBytes;
+    let body: BoundedText;
     try {
-      text = await res.body.text();
+      body = await readBounded(res.body, limit, header(res.headers, "content-length"));
     } catch (err) {
       if (signal.aborted) throw this.#aborted();
       throw new ConnectionClosedError(
         `upstream ${this.#target.name}: reading the answer of POST ${where(this.#url)} failed: ${(err as Error).message}`,
       );
     }
-    const messages = readFrames(text, this.#ctx.log, this.#target.name, "a JSON body");
+    if (body.cut) {
+      // Read no further than the limit (or not at all, on its Content-Length): the POST's request fails.
+      const size = body.declared ?? limit;
+      const error = new FrameTooLargeError(
+        this.#target.name,
+        { what: "a JSON body", size, atLeast: body.declared === undefined },
+        limit,
+      );
+      this.#ctx.log.warn(error.message, { upstream: this.#target.name, maxFrameBytes: limit });
+      throw error;
+    }
+    const messages = readFrames(body.text, this.#ctx.log, this.#target.name, "a JSON body");
     this.#deliverPost(messages, requestId);
     if (requestId !== undefined && !answers(messages, requestId)) {
       // A request is answered on its own POST or not at all (a legacy server answers 202 only to

@@ -44,7 +44,14 @@ export async function freePort(): Promise<number> {
 
 export async function daemonCase(
   upstreams: DaemonUpstream[],
-  extra: { roots?: JSONObject[]; plugins?: unknown[]; upstream?: JSONObject; requestTimeoutMs?: number } = {},
+  extra: {
+    roots?: JSONObject[];
+    plugins?: unknown[];
+    upstream?: JSONObject;
+    requestTimeoutMs?: number;
+    /** Added to `listen` (host and port are the harness's). */
+    listen?: JSONObject;
+  } = {},
 ): Promise<DaemonCase> {
   const scripted: Record<string, ScriptedServer> = {};
   const servers: Record<string, JSONObject> = {};
@@ -57,7 +64,11 @@ export async function daemonCase(
     servers[name] = { command: script.command, args: script.args, timeouts: { request } };
   }
   const port = await freePort();
-  const config: JSONObject = { listen: { host: "127.0.0.1", port }, servers, stateDir: ".state" };
+  const config: JSONObject = {
+    listen: { ...extra.listen, host: "127.0.0.1", port },
+    servers,
+    stateDir: ".state",
+  };
   if (extra.roots) config.roots = extra.roots;
   if (extra.plugins) config.plugins = extra.plugins;
   if (extra.upstream) config.upstream = extra.upstream;

@@ -558,10 +558,11 @@ describe("no secret in any output", () => {
     });
     expect(child.env?.API_KEY).toBe(SECRET);
     expect(web.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
-    // the quoting server's refusal reached the command line, without the credential
+    // the quoting server's refusal reached the command line, without the credential (the header
+    // it quoted goes whole: the longest form of a secret is taken out first)
     expect(quotingServer.frames("tools/call").length).toBeGreaterThan(0);
     expect(outputs["call quoting__echo {} --log-level debug (stderr)"]).toMatch(
-      /token Bearer \[redacted\] is not allowed here/,
+      /token \[redacted\] is not allowed here/,
     );
     // the debug log is there, and it did see the child's stderr line (redacted)
     const debugLog = outputs["tools list --log-level debug (stderr)"] ?? "";

@@ -1,3 +1,4 @@
+import { defaultHandler, type Handler } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import { httpCase, label, posts, RESOURCES, requestsAfter, requirement, TOOLS } from "../src/index.js";
 
@@ -126,6 +127,40 @@ describe("sessions (legacy Streamable HTTP)", () => {
     expect(c.script.sessionId).not.toBe(first);
     expect(await client.listTools()).toHaveLength(2);
     expect(posts(c.script, "tools/list").at(-1)?.headers["mcp-session-id"]).toBe(c.script.sessionId);
+    expect(c.server.failures).toEqual([]);
+  });
+
+  it("sessions/request-during-a-new-handshake-waits-for-the-new-session", async () => {
+    // The second initialize (after the 404) is held until a request made meanwhile has been sent.
+    let hold: Promise<void> | undefined;
+    let release: () => void = () => {};
+    let holding: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      holding = r;
+    });
+    const initialize: Handler = async (req, ctx) => {
+      if (hold) {
+        holding();
+        await hold;
+      }
+      return defaultHandler("initialize")(req, ctx);
+    };
+    const c = await httpCase({ versions: ["2025-11-25"], tools: TOOLS, handlers: { initialize } });
+    const client = await c.connect({ revision: "2025-11-25" });
+    hold = new Promise<void>((r) => {
+      release = r;
+    });
+    c.script.expireSession();
+    const first = client.listTools();
+    await held;
+    // A request made while the new handshake is in flight: sent without a session, the server would
+    // refuse it ("not initialized"); it waits for the new session instead.
+    const during = client.ping();
+    setTimeout(release, 100);
+    expect(await first).toHaveLength(2);
+    expect(await during).toEqual({});
+    const pings = posts(c.script, "ping");
+    expect(pings.map((r) => r.headers["mcp-session-id"])).toEqual([c.script.sessionId]);
     expect(c.server.failures).toEqual([]);
   });
 

@@ -190,32 +190,35 @@ describe("2026-07-28 headers over Streamable HTTP", () => {
 });
 
 /**
- * One modern tools/call whose Mcp-Name (the tool's name) and Mcp-Param-Region (its `region` argument)
- * carry `value`, and one prompts/get whose Mcp-Name carries it as the prompt's name; returns the raw
- * headers after checking that what the server decodes equals what the body says.
+ * Two modern tools/calls, one whose Mcp-Param-Region (its `region` argument) carries `value` and one
+ * whose Mcp-Name (the tool's name) does, and one prompts/get whose Mcp-Name carries it as the prompt's
+ * name; returns the raw headers after checking that what the server decodes equals what the body says.
+ * The tool named `value` has no x-mcp-header: mcpx leaves a tool whose name holds a control character
+ * out of its list, and mirrors arguments only for the tools it listed.
  */
 async function encoded(value: string) {
-  const tool = { ...REGION_TOOL, name: value };
-  const c = await httpCase({ versions: M, tools: [tool], prompts: [{ name: value }] });
+  const named = { name: value, inputSchema: { type: "object" } };
+  const c = await httpCase({ versions: M, tools: [REGION_TOOL, named], prompts: [{ name: value }] });
   const client = await c.connect();
-  const result = await client.callTool(value, { region: value, query: "q" });
+  const result = await client.callTool(REGION_TOOL.name, { region: value, query: "q" });
   expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "")).toEqual({
     region: value,
     query: "q",
   });
+  await client.callTool(value, {});
   await client.getPrompt(value);
-  const call = allPosts(c.script).find((r) => methodOf(r) === "tools/call");
+  const [mirrored, call] = allPosts(c.script).filter((r) => methodOf(r) === "tools/call");
   const get = allPosts(c.script).find((r) => methodOf(r) === "prompts/get");
-  if (!call || !get) throw new Error("the call and the prompt must have reached the server");
-  expect(serverDecode(call.headers["mcp-name"] ?? "")).toBe(call.frames[0]?.params?.name);
-  expect(serverDecode(call.headers["mcp-param-region"] ?? "")).toBe(
-    (call.frames[0]?.params?.arguments as { region?: string } | undefined)?.region,
+  if (!mirrored || !call || !get) throw new Error("the calls and the prompt must have reached the server");
+  expect(serverDecode(mirrored.headers["mcp-param-region"] ?? "")).toBe(
+    (mirrored.frames[0]?.params?.arguments as { region?: string } | undefined)?.region,
   );
+  expect(serverDecode(call.headers["mcp-name"] ?? "")).toBe(call.frames[0]?.params?.name);
   expect(serverDecode(get.headers["mcp-name"] ?? "")).toBe(get.frames[0]?.params?.name);
   expect(c.server.failures).toEqual([]);
   return {
     name: call.headers["mcp-name"],
-    param: call.headers["mcp-param-region"],
+    param: mirrored.headers["mcp-param-region"],
     prompt: get.headers["mcp-name"],
   };
 }

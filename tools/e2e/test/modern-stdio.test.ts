@@ -320,11 +320,12 @@ describe("2026-07-28 over stdio", () => {
     const c = await stdioCase({
       versions: M,
       handlers: {
-        "tools/list": () => ({
+        // a tool of its own on each page: a second tool of the same name would be left out as a duplicate
+        "tools/list": (req) => ({
           resultType: "complete",
           ttlMs: 0,
           cacheScope: "public",
-          tools: [{ name: "a", inputSchema: { type: "object" } }],
+          tools: [{ name: req.params?.cursor === undefined ? "a" : "b", inputSchema: { type: "object" } }],
           nextCursor: "",
         }),
       },

@@ -47,9 +47,12 @@ describe("pagination (legacy, stdio)", () => {
       "2025-11-25/pagination/repeated-cursor-ends",
     ],
     async (rev) => {
+      // a tool of its own on each page: a second tool of the same name would be left out as a duplicate
       const c = await stdioCase({
         versions: [rev],
-        handlers: { "tools/list": () => ({ tools: [many[0]], nextCursor: "same" }) },
+        handlers: {
+          "tools/list": (req) => ({ tools: [req.params?.cursor ? many[1] : many[0]], nextCursor: "same" }),
+        },
       });
       const client = await c.connect({ revision: rev });
       expect(await client.listTools()).toHaveLength(2);

@@ -4,6 +4,7 @@ import { serve, serveStdio } from "@mcpx/daemon";
 import { DaemonClient } from "../daemon-client.js";
 import type { MainIO } from "../io.js";
 import { type CommonOptions, printJson } from "../one-shot.js";
+import { forTerminal } from "../render.js";
 
 export interface ServeCommandOptions extends CommonOptions {
   host?: string;
@@ -74,7 +75,7 @@ export async function statusCommand(opts: CommonOptions, io: MainIO): Promise<nu
   ];
   for (const u of status.upstreams) {
     const era = u.revision ? ` ${u.revision} over ${u.transport}` : "";
-    const err = u.error ? ` (${u.error})` : "";
+    const err = u.error ? ` (${forTerminal(u.error)})` : "";
     lines.push(`  ${u.name}: ${u.status}${era}${err}`);
   }
   io.stdout(`${lines.join("\n")}\n`);
@@ -91,7 +92,8 @@ export async function eventsCommand(opts: CommonOptions & { follow?: boolean }, 
     if (opts.json) io.stdout(`${JSON.stringify(e)}\n`);
     else {
       const { seq: _s, time, type, ...rest } = e;
-      io.stdout(`${String(time)} ${String(type)} ${JSON.stringify(rest)}\n`);
+      // JSON escapes C0 controls but not C1 or bidi ones, which an upstream's text may carry.
+      io.stdout(`${forTerminal(`${String(time)} ${String(type)} ${JSON.stringify(rest)}`)}\n`);
     }
   };
   if (!opts.follow) {

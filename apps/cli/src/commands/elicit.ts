@@ -26,6 +26,7 @@ import {
 import { DaemonClient } from "../daemon-client.js";
 import type { MainIO } from "../io.js";
 import { type CommonOptions, printJson } from "../one-shot.js";
+import { forTerminal } from "../render.js";
 
 /** The answer did not fit the form (nothing was sent). */
 const EXIT_INVALID = 2;
@@ -247,13 +248,14 @@ export function renderPending(p: PendingElicitation, now = Date.now()): string {
     const example = names[0] ? ` --field ${names[0]}=…` : "";
     lines.push(`    answer: mcpx elicit answer ${p.id}${example}   or --decline / --cancel`);
   }
-  return `${lines.join("\n")}\n`;
+  // The message, URL and fields are the upstream's text: shown without control characters.
+  return `${lines.map(forTerminal).join("\n")}\n`;
 }
 
 export function renderSettled(s: SettledElicitation): string {
   const why = s.reason ? ` (${s.reason})` : "";
   const url = s.url ? ` ${s.url}` : "";
-  return `  ${s.id}  ${s.mode}  from ${s.upstream}: ${s.action}${why}${url}`;
+  return forTerminal(`  ${s.id}  ${s.mode}  from ${s.upstream}: ${s.action}${why}${url}`);
 }
 
 function typeOf(prop: JSONObject): string {

@@ -4,7 +4,7 @@ import type { ListKind } from "@mcpx/gateway";
 import { cliContext } from "../cli-peer.js";
 import type { MainIO } from "../io.js";
 import { type CommonOptions, printJson, withUpstreams } from "../one-shot.js";
-import { renderContent } from "../render.js";
+import { forTerminal, renderContent } from "../render.js";
 
 export async function listKind(kind: ListKind, opts: CommonOptions, io: MainIO): Promise<number> {
   return withUpstreams(opts, io, async ({ gateway }) => {
@@ -14,9 +14,11 @@ export async function listKind(kind: ListKind, opts: CommonOptions, io: MainIO):
       return 0;
     }
     const key = kind === "resources" ? "uri" : kind === "resourceTemplates" ? "uriTemplate" : "name";
+    // For a person: what the upstreams wrote, without control characters.
     for (const item of items) {
-      const label = String(item[key]);
-      const desc = typeof item.description === "string" ? `  ${item.description.split("\n")[0]}` : "";
+      const label = forTerminal(String(item[key]));
+      const desc =
+        typeof item.description === "string" ? `  ${forTerminal(item.description.split("\n")[0] ?? "")}` : "";
       io.stdout(`${label}${desc}\n`);
     }
     return 0;
@@ -30,7 +32,11 @@ export async function readResource(uri: string, opts: CommonOptions, io: MainIO)
     else {
       for (const c of (result.contents as JSONObject[] | undefined) ?? []) {
         io.stdout(
-          typeof c.text === "string" ? `${c.text}\n` : `[${String(c.mimeType ?? "blob")} ${String(c.uri)}]\n`,
+          forTerminal(
+            typeof c.text === "string"
+              ? `${c.text}\n`
+              : `[${String(c.mimeType ?? "blob")} ${String(c.uri)}]\n`,
+          ),
         );
       }
     }
@@ -49,7 +55,7 @@ export async function getPrompt(
     if (opts.json) printJson(io, result);
     else {
       for (const m of (result.messages as JSONObject[] | undefined) ?? []) {
-        io.stdout(`${String(m.role)}: ${renderContent([m.content]).trimEnd()}\n`);
+        io.stdout(`${forTerminal(String(m.role))}: ${renderContent([m.content]).trimEnd()}\n`);
       }
     }
     return 0;

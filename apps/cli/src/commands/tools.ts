@@ -5,6 +5,7 @@
 import { type JSONObject, redact } from "@mcpx/core";
 import type { MainIO } from "../io.js";
 import { type CommonOptions, printJson, withUpstreams } from "../one-shot.js";
+import { forTerminal } from "../render.js";
 
 export interface ToolsListOptions extends CommonOptions {
   server?: string;
@@ -58,26 +59,28 @@ export async function toolsList(opts: ToolsListOptions, io: MainIO): Promise<num
   });
 }
 
+/** For a person: what the upstream wrote (names, descriptions, its errors) without control characters. */
 function render(servers: ServerTools[]): string {
   const lines: string[] = [];
   for (const s of servers) {
     if (s.status !== "connected") {
-      lines.push(`${s.server}: ${s.status}${s.error ? ` (${s.error})` : ""}`);
+      lines.push(`${s.server}: ${s.status}${s.error ? ` (${forTerminal(s.error)})` : ""}`);
       continue;
     }
     lines.push(
       `${s.server}: ${s.revision} over ${s.transport}, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`,
     );
-    const width = Math.max(0, ...s.tools.map((t) => t.name.length));
-    for (const t of s.tools) {
+    const names = s.tools.map((t) => forTerminal(t.name));
+    const width = Math.max(0, ...names.map((n) => n.length));
+    for (const [i, t] of s.tools.entries()) {
       const desc = t.description ? `  ${firstLine(t.description)}` : "";
-      lines.push(`  ${t.name.padEnd(width)}${desc}`);
+      lines.push(`  ${(names[i] ?? "").padEnd(width)}${desc}`);
     }
   }
   return `${lines.join("\n")}\n`;
 }
 
 function firstLine(text: string): string {
-  const line = text.split("\n")[0] ?? "";
+  const line = forTerminal(text.split("\n")[0] ?? "");
   return line.length > 100 ? `${line.slice(0, 97)}...` : line;
 }

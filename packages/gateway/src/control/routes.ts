@@ -79,7 +79,8 @@ export function builtinRoutes(gateway: Gateway, info: DaemonInfo): ControlRoute[
                 ...(typeof t.description === "string" ? { description: t.description } : {}),
               }));
             } catch (err) {
-              error = (err as Error).message;
+              // An upstream's error may quote a credential.
+              error = gateway.protocol.redact((err as Error).message);
             }
           }
           servers.push({
@@ -98,7 +99,9 @@ export function builtinRoutes(gateway: Gateway, info: DaemonInfo): ControlRoute[
       method: "GET",
       path: "list/:kind",
       handle: async (req) => {
-        const kind = KINDS[req.params.kind ?? ""];
+        const name = req.params.kind ?? "";
+        // Own keys only: "constructor" or "__proto__" is no list.
+        const kind = Object.hasOwn(KINDS, name) ? KINDS[name] : undefined;
         if (!kind)
           throw new InvalidParamsError(
             `unknown list ${JSON.stringify(req.params.kind)} (tools, prompts, resources, resource-templates)`,

@@ -31,7 +31,7 @@ export function parseFilter(params: JSONObject | undefined): ListenFilter {
 
 /** Whether a listen with this filter receives this notification. */
 export function wants(filter: ListenFilter, method: string, params: JSONObject): boolean {
-  const key = BY_METHOD[method];
+  const key = Object.hasOwn(BY_METHOD, method) ? BY_METHOD[method] : undefined;
   if (key) return filter[key] === true;
   if (method === "notifications/resources/updated") {
     return typeof params.uri === "string" && (filter.resourceSubscriptions ?? []).includes(params.uri);

@@ -14,6 +14,7 @@ import {
   InvalidParamsError,
   InvalidRequestError,
   type JSONObject,
+  type JSONRPCErrorObject,
   type JSONRPCRequest,
   type JSONRPCResponse,
   LEGACY_VERSIONS,
@@ -23,7 +24,9 @@ import {
   MetaKey,
   MethodNotFoundError,
   MODERN_VERSIONS,
+  type Redactor,
   ResourceNotFoundError,
+  redactValue,
   resultResponse,
   UnsupportedProtocolVersionError,
   withKey,
@@ -52,10 +55,13 @@ export interface ModernMeta {
 export class ServerProtocol {
   readonly #dispatcher: Dispatcher;
   readonly #identity: ServerIdentity;
+  readonly #redact: Redactor | undefined;
 
-  constructor(dispatcher: Dispatcher, identity: ServerIdentity) {
+  /** @param redact takes the config's secrets out of every error a client is sent (the pool's redact). */
+  constructor(dispatcher: Dispatcher, identity: ServerIdentity, redact?: Redactor) {
     this.#dispatcher = dispatcher;
     this.#identity = identity;
+    this.#redact = redact;
   }
 
   /** The capabilities mcpx declares to a client of this version. */
@@ -209,16 +215,37 @@ export class ServerProtocol {
     return rest;
   }
 
-  /** The error object for a client of this revision (a missing resource is -32602 in 2026-07-28). */
-  errorFor(err: unknown, peer: Peer) {
+  /**
+   * The error object for a client of this revision (a missing resource is -32602 in 2026-07-28),
+   * without a credential: an upstream's error may quote what it was sent.
+   */
+  errorFor(err: unknown, peer: Peer): JSONRPCErrorObject {
+    let out: JSONRPCErrorObject;
     if (err instanceof ResourceNotFoundError) {
-      return {
+      out = {
         code: peer.era === "modern" ? -32602 : -32002,
         message: err.message,
         ...(err.data === undefined ? {} : { data: err.data }),
       };
-    }
-    if (err instanceof McpxError) return err.toJSONRPC();
-    return new InternalError(err instanceof Error ? err.message : String(err)).toJSONRPC();
+    } else if (err instanceof McpxError) out = err.toJSONRPC();
+    else out = new InternalError(err instanceof Error ? err.message : String(err)).toJSONRPC();
+    return this.clean(out);
+  }
+
+  /**
+   * An error object with the config's secrets taken out of its message and data (in every form
+   * the config collected: raw, JSON-escaped, percent-encoded). For every error a client is sent.
+   */
+  clean(error: JSONRPCErrorObject): JSONRPCErrorObject {
+    const redact = this.#redact;
+    if (!redact) return error;
+    const message = redact(error.message);
+    if (error.data === undefined) return message === error.message ? error : { ...error, message };
+    return { ...error, message, data: redactValue(error.data, redact) };
+  }
+
+  /** A text with the config's secrets taken out (an error's message put in a result). */
+  redact(text: string): string {
+    return this.#redact ? this.#redact(text) : text;
   }
 }

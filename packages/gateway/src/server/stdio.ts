@@ -7,13 +7,19 @@ import type { Readable, Writable } from "node:stream";
 import {
   decodeMessages,
   errorResponse,
+  type FramedLine,
+  formatBytes,
   InvalidRequestError,
   type JSONObject,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  LineFramer,
   type Logger,
   type McpxError,
   MetaKey,
+  NestingTooDeepError,
+  type OversizedLine,
+  oversizedFrameId,
   type RequestId,
   resultResponse,
 } from "@mcpx/core";
@@ -29,7 +35,14 @@ export interface StdioServerOptions {
   log: Logger;
   /** Called when the input ends (the client went away). */
   onEnd?: () => void;
+  /**
+   * The longest line taken from the client, in bytes: config `listen.maxBodyBytes`, the same bound as
+   * the HTTP endpoint's bodies (default 4 MiB). A longer one is answered with an error, and dropped.
+   */
+  maxFrameBytes?: number;
 }
+
+const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 export class StdioServer {
   readonly #gateway: Gateway;
@@ -64,20 +77,31 @@ export class StdioServer {
   }
 
   start(): void {
-    let buffer = "";
+    // Linear and bounded (the framer of @mcpx/core): a huge line neither stalls nor fills memory.
+    const framer = new LineFramer(this.#opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     const input = this.#opts.input;
-    input.setEncoding("utf8");
-    input.on("data", (chunk: string) => {
-      buffer += chunk;
-      let nl = buffer.indexOf("\n");
-      while (nl !== -1) {
-        const line = buffer.slice(0, nl).replace(/\r$/, "");
-        buffer = buffer.slice(nl + 1);
-        if (line.trim()) this.#line(line);
-        nl = buffer.indexOf("\n");
-      }
+    input.on("data", (chunk: Buffer | string) => {
+      for (const line of framer.push(chunk)) this.#framed(line);
     });
     input.on("end", () => void this.close().then(() => this.#opts.onEnd?.()));
+  }
+
+  #framed(line: FramedLine): void {
+    if (typeof line !== "string") this.#oversized(line);
+    else if (line.trim()) this.#line(line);
+  }
+
+  /** A line over the limit: -32600 naming it, with the request's id when the line's ends show it. */
+  #oversized(line: OversizedLine): void {
+    const max = this.#opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    const found = oversizedFrameId(line);
+    const id = found?.kind === "request" ? (found.id ?? null) : null;
+    const err = new InvalidRequestError(
+      `the message is ${formatBytes(line.bytes)}, over listen.maxBodyBytes (${formatBytes(max)}); it was dropped`,
+      { size: line.bytes, maxBodyBytes: max },
+    );
+    this.#opts.log.warn(err.message, { peer: "stdio" });
+    this.#write(errorResponse(id, err.toJSONRPC()));
   }
 
   async close(): Promise<void> {
@@ -97,7 +121,9 @@ export class StdioServer {
     try {
       messages = decodeMessages(line);
     } catch (err) {
-      this.#write(errorResponse(null, (err as McpxError).toJSONRPC()));
+      // A request nested too deep is answered as itself: -32602 with its id.
+      const id = err instanceof NestingTooDeepError ? (err.requestId ?? null) : null;
+      this.#write(errorResponse(id, this.#gateway.protocol.clean((err as McpxError).toJSONRPC())));
       return;
     }
     for (const msg of messages) {
@@ -189,13 +215,19 @@ export class StdioServer {
       notify: () => false,
     };
     if (msg.method === "subscriptions/listen") {
-      const listen = await openListen(
-        this.#gateway,
-        { id: "stdio", version: meta.version, capabilities: meta.capabilities, authContext: "stdio" },
-        msg.id,
-        parseFilter(msg.params),
-        (frame) => this.#write(frame),
-      );
+      let listen: OpenListen;
+      try {
+        listen = await openListen(
+          this.#gateway,
+          { id: "stdio", version: meta.version, capabilities: meta.capabilities, authContext: "stdio" },
+          msg.id,
+          parseFilter(msg.params),
+          (frame) => this.#write(frame),
+        );
+      } catch (err) {
+        this.#write(errorResponse(msg.id, protocol.errorFor(err, peer)));
+        return;
+      }
       this.#listens.set(msg.id, listen);
       return;
     }

@@ -108,9 +108,13 @@ export function readBody(req: IncomingMessage, max: number): Promise<string> {
         chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8"),
       );
     };
-    const onError = (err: Error) => {
+    const onError = () => {
       cleanup();
-      reject(err);
+      // The client left (or listen.requestTimeout closed it) mid-body: its mistake, not mcpx's
+      // (nothing is logged as a failure), and there is nobody to read the answer.
+      reject(
+        new HttpRefusal(400, ErrorCode.InvalidRequest, "Bad Request: the body ended before it was complete"),
+      );
     };
     const cleanup = () => {
       req.off("data", onData);

@@ -159,7 +159,8 @@ export async function checkModernHeaders(
       "Mcp-Method",
     );
   }
-  const key = NAME_FROM[msg.method];
+  // Own keys only: a method named "constructor" mirrors no name (and is then not found: -32601).
+  const key = Object.hasOwn(NAME_FROM, msg.method) ? NAME_FROM[msg.method] : undefined;
   if (key === undefined) return;
   const body = msg.params?.[key];
   const rawName = single(headers, "mcp-name");

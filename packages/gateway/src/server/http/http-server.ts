@@ -19,16 +19,18 @@ import {
   type Logger,
   type McpxError,
   MetaKey,
+  NestingTooDeepError,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
 import { SERVED_MODERN } from "../protocol.js";
 import { accepts, checkContentType, notAcceptable, readBody } from "./body.js";
+import { type ConnectionBounds, guardConnections, serverOptions } from "./connection-bounds.js";
 import { HttpSse } from "./http-sse.js";
 import { LegacyHttp } from "./legacy.js";
-import { SessionTable } from "./legacy-sessions.js";
 import { ModernHttp, type RequestInfo } from "./modern.js";
 import { accepted, errorBody, HttpRefusal, refuse, sendJson } from "./reply.js";
 import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "./security.js";
+import { SessionTable } from "./session-table.js";
 
 export interface McpHttpOptions extends SecurityOptions {
   /** The MCP endpoint (default "/mcp"). */
@@ -40,8 +42,18 @@ export interface McpHttpOptions extends SecurityOptions {
   maxBodyBytes?: number;
   /** A legacy session with no request and no open stream for this long ends (default 30 min). */
   sessionIdleMs?: number;
-  /** Legacy sessions held at once (default 1000); initialize beyond gets 503. */
+  /**
+   * A legacy session that has not sent notifications/initialized ends after this long unused
+   * (default 10 s; HTTP+SSE: from GET /sse). Abandoned initializes cannot fill the table.
+   */
+  sessionHandshakeMs?: number;
+  /**
+   * Legacy sessions held at once (default 1000), and per client address (default 100). At a
+   * bound, the least recently used idle session (never-initialized ones first) is evicted; only
+   * when every one is in use does a new session get 503.
+   */
   maxSessions?: number;
+  maxSessionsPerClient?: number;
   /** Events kept per legacy SSE stream for Last-Event-ID resumption (default 100). */
   replayEvents?: number;
   /** Finished POST streams a legacy session keeps for a client that lost them (default 8). */
@@ -96,7 +108,9 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
   const gate = new Gatekeeper(options);
   const sessions = new SessionTable(gateway, {
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    handshakeMs: options.sessionHandshakeMs ?? 10_000,
     maxSessions: options.maxSessions ?? 1000,
+    maxPerClient: options.maxSessionsPerClient ?? 100,
   });
   const modern = new ModernHttp(gateway, { keepAliveMs });
   const legacy = new LegacyHttp(gateway, sessions, {
@@ -113,7 +127,12 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
       return decodeFrame(text);
     } catch (err) {
       const e = err as McpxError;
-      throw new HttpRefusal(400, e.code, e.message);
+      // A request nested too deep is answered as itself: -32602 with its id.
+      const id = err instanceof NestingTooDeepError ? err.requestId : undefined;
+      throw new HttpRefusal(400, e.code, e.message, {
+        ...(id === undefined ? {} : { id }),
+        ...(e.data === undefined ? {} : { data: e.data }),
+      });
     }
   }
 
@@ -125,7 +144,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     const sid = header(req, "mcp-session-id");
     const batch = Array.isArray(body);
     const messages: JSONRPCMessage[] = batch ? body : [body];
-    const session = sessions.get(sid, "streamable");
+    const session = sessions.get(sid, "streamable", authContext);
     if (session) return legacy.post(req, res, session, messages, batch, info);
     if (batch) {
       throw sid === undefined
@@ -144,7 +163,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
       ) {
         return modern.request(req, res, msg, info);
       }
-      if (msg.method === "initialize") return legacy.initialize(res, msg, info);
+      if (msg.method === "initialize") return legacy.initialize(req, res, msg, info);
       if (sid !== undefined) throw sessionNotFound();
       throw new HttpRefusal(
         400,
@@ -175,7 +194,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     if (sid === undefined || (version !== undefined && SERVED_MODERN.includes(version))) {
       throw methodNotAllowed("POST", `${req.method} is for legacy sessions (2026-07-28 clients only POST)`);
     }
-    const session = sessions.get(sid, "streamable");
+    const session = sessions.get(sid, "streamable", info.authContext);
     if (!session) throw sessionNotFound();
     if (req.method === "GET") legacy.get(req, res, session, info);
     else await legacy.delete(req, res, session);
@@ -193,7 +212,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     }
     if (at === ssePath) {
       if (method !== "GET") throw methodNotAllowed("GET", `${ssePath} opens a stream with GET`);
-      return sse.open(res, { authContext, accept: accepts(header(req, "accept")) });
+      return sse.open(req, res, { authContext, accept: accepts(header(req, "accept")) });
     }
     if (method !== "POST") throw methodNotAllowed("POST", `${messagesPath} takes POST`);
     checkContentType(req);
@@ -204,7 +223,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
         "Bad Request: the sessionId query parameter is required",
       );
     }
-    const session = sse.session(req);
+    const session = sse.session(req, authContext);
     if (!session) throw sessionNotFound();
     const body = await frame(req);
     sse.post(res, session, Array.isArray(body) ? body : [body]);
@@ -220,7 +239,8 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
       else {
         log?.error(`HTTP ${req.method} ${at} failed: ${(err as Error).message}`);
         if (!res.headersSent) {
-          sendJson(res, 500, errorBody(undefined, new InternalError((err as Error).message).toJSONRPC()));
+          const error = new InternalError((err as Error).message).toJSONRPC();
+          sendJson(res, 500, errorBody(undefined, gateway.protocol.clean(error)));
         } else res.destroy();
       }
     }
@@ -236,7 +256,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
   return handler;
 }
 
-export interface HttpServerOptions extends McpHttpOptions {
+export interface HttpServerOptions extends McpHttpOptions, ConnectionBounds {
   /** Default 127.0.0.1; anything but loopback needs allowNonLoopback. */
   host?: string;
   /** Default 7333; 0 for any free port. */
@@ -264,7 +284,7 @@ export async function startHttpServer(
   }
   const mcp = createMcpHttpHandler(gateway, options);
   const extra = options.extraHandlers ?? [];
-  const server = createServer(async (req, res) => {
+  const server = createServer(serverOptions(options), async (req, res) => {
     try {
       if (await mcp(req, res)) return;
       for (const h of extra) if (await h(req, res)) return;
@@ -281,6 +301,7 @@ export async function startHttpServer(
       else res.destroy();
     }
   });
+  guardConnections(server, options, options.log);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 7333, host, () => {

@@ -16,10 +16,11 @@ import {
 import type { Gateway } from "../../gateway.js";
 import { SERVED_LEGACY } from "../protocol.js";
 import { notAcceptable } from "./body.js";
-import type { LegacySession, SessionTable } from "./legacy-sessions.js";
+import type { LegacySession } from "./legacy-sessions.js";
 import type { RequestInfo } from "./modern.js";
 import { accepted } from "./reply.js";
-import { keepAlive, openSse, writeFrame } from "./sse.js";
+import { clientAddress, type SessionTable } from "./session-table.js";
+import { keepAlive, openSse, writable, writeFrame } from "./sse.js";
 
 export class HttpSse {
   readonly #gateway: Gateway;
@@ -34,22 +35,29 @@ export class HttpSse {
     this.#keepAliveMs = opts.keepAliveMs;
   }
 
-  /** GET /sse: a new session and its stream. */
-  open(res: ServerResponse, info: RequestInfo): void {
+  /**
+   * GET /sse: a new session and its stream. The handshake bound runs from here: initialize and
+   * notifications/initialized come later, on POSTs.
+   */
+  open(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
     if (!info.accept.sse) throw notAcceptable("text/event-stream");
-    const session = this.#sessions.create("sse", info.authContext);
+    const session = this.#sessions.create("sse", info.authContext, clientAddress(req));
     openSse(res);
     res.write(
       `event: endpoint\ndata: ${this.#messagesPath}?sessionId=${encodeURIComponent(session.sessionId)}\n\n`,
     );
     session.channel = (frame) => writeFrame(res, frame, "message");
+    // Reaped or evicted: the stream ends, and a POST with its sessionId gets 404.
+    session.hangUp = () => {
+      if (writable(res)) res.end();
+    };
     keepAlive(res, this.#keepAliveMs);
     res.once("close", () => void this.#sessions.close(session));
   }
 
   /** POST /messages?sessionId=…: accepted at once; the answers follow on the stream. */
   post(res: ServerResponse, session: LegacySession, messages: JSONRPCMessage[]): void {
-    session.lastSeen = Date.now();
+    session.touch();
     accepted(res);
     for (const m of messages) {
       if (!("method" in m)) {
@@ -89,12 +97,12 @@ export class HttpSse {
     if (answer) send(answer);
   }
 
-  /** Whether a session of this transport exists for the POST's sessionId. */
-  session(req: IncomingMessage): LegacySession | undefined {
+  /** The session of this transport for the POST's sessionId, if it was opened with these credentials. */
+  session(req: IncomingMessage, authContext: string): LegacySession | undefined {
     const url = req.url ?? "";
     const q = url.indexOf("?");
     const id = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get("sessionId");
-    return this.#sessions.get(id ?? undefined, "sse");
+    return this.#sessions.get(id ?? undefined, "sse", authContext);
   }
 
   static sessionIdGiven(req: IncomingMessage): boolean {

@@ -1,32 +1,33 @@
 /**
- * Legacy sessions over HTTP (Streamable HTTP 2025-03-26 … 2025-11-25, and 2024-11-05 HTTP+SSE):
- * each is a Peer of the gateway from initialize until DELETE, the end of its SSE connection, or
- * idle expiry. The session id is cryptographically random visible ASCII and is never used as the
- * peer's id (peer ids appear in logs; the session id is a credential).
+ * A legacy session over HTTP (Streamable HTTP 2025-03-26 … 2025-11-25, and 2024-11-05 HTTP+SSE):
+ * a Peer of the gateway from initialize until DELETE, the end of its SSE connection, or the session
+ * table closing it (session-table.ts). The session id is cryptographically random visible ASCII and
+ * is never used as the peer's id (peer ids appear in logs; the session id is a credential).
  */
 import { randomBytes } from "node:crypto";
-import {
-  type ClientCapabilities,
-  ErrorCode,
-  type Implementation,
-  type JSONObject,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type JSONRPCResponse,
-  type LoggingLevel,
-  type RequestId,
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONObject,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  LoggingLevel,
+  RequestId,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
 import { anySignal, ClientRequests, type FrameWriter } from "../client-requests.js";
 import type { CallContext, Peer } from "../peer.js";
 import { callContext, progressTokenOf } from "./context.js";
 import { ReplayStream } from "./replay-stream.js";
-import { HttpRefusal } from "./reply.js";
 
 export type SessionTransport = "streamable" | "sse";
 
 /** The key of a session's standalone GET stream; POST streams are numbered from 1. */
 export const GET_STREAM = "0";
+
+/** Orders uses across sessions (least recently used first), where Date.now() would tie. */
+let useClock = 0;
 
 export class LegacySession implements Peer {
   readonly id: string;
@@ -34,12 +35,16 @@ export class LegacySession implements Peer {
   readonly era = "legacy" as const;
   readonly transport: SessionTransport;
   readonly authContext: string;
+  /** The client's address as the socket saw it: sessions are bounded per address. */
+  readonly client: string;
   version = "";
   capabilities: ClientCapabilities = {};
   clientInfo?: Implementation;
   logLevel?: LoggingLevel;
   initialized = false;
+  /** When the client last used the session (opened it, posted, ended a request, opened a stream). */
   lastSeen = Date.now();
+  lastUse = ++useClock;
   readonly inFlight = new Map<RequestId, AbortController>();
   /** Streamable HTTP: the session's resumable streams, by key. */
   readonly streams = new Map<string, ReplayStream>();
@@ -47,24 +52,36 @@ export class LegacySession implements Peer {
   channel: ((frame: JSONRPCMessage) => boolean) | undefined;
   /** What mcpx asked the client (elicitation, sampling) and awaits its response to. */
   readonly clientRequests = new ClientRequests();
+  /** HTTP+SSE: ends the session's stream when the session is closed from this side. */
+  hangUp: (() => void) | undefined;
   #nextStream = 1;
 
-  constructor(id: string, transport: SessionTransport, authContext: string) {
+  constructor(id: string, transport: SessionTransport, authContext: string, client: string) {
     this.id = id;
     this.sessionId = randomBytes(24).toString("base64url");
     this.transport = transport;
     this.authContext = authContext;
+    this.client = client;
+  }
+
+  touch(): void {
+    this.lastSeen = Date.now();
+    this.lastUse = ++useClock;
   }
 
   notify(method: string, params: JSONObject): boolean {
     return this.channel?.({ jsonrpc: "2.0", method, params }) ?? false;
   }
 
-  /** Whether something still holds the session open (expiry waits for it). */
-  get busy(): boolean {
+  /**
+   * Whether the client is using the session now: a request in flight, or a stream it holds open.
+   * Such a session is never reaped nor evicted. An HTTP+SSE session's own stream counts only once
+   * the handshake is done: the session opens with it, before initialize, so an abandoned opening
+   * holds one too (and the handshake bound runs from that opening).
+   */
+  get inUse(): boolean {
     if (this.inFlight.size > 0) return true;
-    // HTTP+SSE: the session lives as long as its stream.
-    if (this.transport === "sse") return this.channel !== undefined;
+    if (this.transport === "sse") return this.initialized && this.channel !== undefined;
     return this.streams.get(GET_STREAM)?.attached ?? false;
   }
 
@@ -115,7 +132,7 @@ export class LegacySession implements Peer {
       return abort.signal.aborted ? undefined : response;
     } finally {
       if (this.inFlight.get(msg.id) === abort) this.inFlight.delete(msg.id);
-      this.lastSeen = Date.now();
+      this.touch();
     }
   }
 
@@ -127,74 +144,7 @@ export class LegacySession implements Peer {
     this.streams.clear();
     this.channel = undefined;
     this.clientRequests.closeAll("the session ended");
-  }
-}
-
-export interface SessionTableOptions {
-  idleMs: number;
-  maxSessions: number;
-}
-
-/** The live sessions, by session id, with idle expiry swept on a timer. */
-export class SessionTable {
-  readonly #gateway: Gateway;
-  readonly #opts: SessionTableOptions;
-  readonly #byId = new Map<string, LegacySession>();
-  readonly #sweeper: NodeJS.Timeout;
-  #seq = 0;
-
-  constructor(gateway: Gateway, opts: SessionTableOptions) {
-    this.#gateway = gateway;
-    this.#opts = opts;
-    this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, Math.min(opts.idleMs / 2, 60_000)));
-    this.#sweeper.unref();
-  }
-
-  get size(): number {
-    return this.#byId.size;
-  }
-
-  create(transport: SessionTransport, authContext: string): LegacySession {
-    if (this.#byId.size >= this.#opts.maxSessions) {
-      throw new HttpRefusal(
-        503,
-        ErrorCode.InvalidRequest,
-        `Service Unavailable: mcpx already holds ${this.#opts.maxSessions} sessions`,
-        { headers: { "retry-after": "5" } },
-      );
-    }
-    const session = new LegacySession(`http-${transport}-${++this.#seq}`, transport, authContext);
-    this.#byId.set(session.sessionId, session);
-    return session;
-  }
-
-  get(sessionId: string | undefined, transport: SessionTransport): LegacySession | undefined {
-    if (sessionId === undefined) return undefined;
-    const session = this.#byId.get(sessionId);
-    return session?.transport === transport ? session : undefined;
-  }
-
-  /** The client's session becomes a peer of the gateway (after initialize). */
-  join(session: LegacySession): void {
-    this.#gateway.addPeer(session);
-  }
-
-  async close(session: LegacySession): Promise<void> {
-    if (this.#byId.get(session.sessionId) !== session) return;
-    this.#byId.delete(session.sessionId);
-    session.end();
-    await this.#gateway.removePeer(session);
-  }
-
-  async closeAll(): Promise<void> {
-    clearInterval(this.#sweeper);
-    await Promise.all([...this.#byId.values()].map((s) => this.close(s)));
-  }
-
-  #sweep(): void {
-    const before = Date.now() - this.#opts.idleMs;
-    for (const s of this.#byId.values()) {
-      if (s.lastSeen < before && !s.busy) void this.close(s);
-    }
+    this.hangUp?.();
+    this.hangUp = undefined;
   }
 }

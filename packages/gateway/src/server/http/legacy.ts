@@ -18,10 +18,11 @@ import type { Gateway } from "../../gateway.js";
 import { SERVED } from "../protocol.js";
 import { notAcceptable } from "./body.js";
 import { ignore, progressTokenOf } from "./context.js";
-import { GET_STREAM, type LegacySession, type SessionTable } from "./legacy-sessions.js";
+import { GET_STREAM, type LegacySession } from "./legacy-sessions.js";
 import type { RequestInfo } from "./modern.js";
 import { parseEventId, ReplayStream } from "./replay-stream.js";
 import { accepted, HttpRefusal, sendJson } from "./reply.js";
+import { clientAddress, type SessionTable } from "./session-table.js";
 import { openSse, writeFrame } from "./sse.js";
 
 /** Versions older than the MCP-Protocol-Version header: a request without it is taken for them. */
@@ -55,11 +56,14 @@ export class LegacyHttp {
     this.#opts = opts;
   }
 
-  /** POST initialize without a (live) session: a new session, its id in Mcp-Session-Id. */
-  initialize(res: ServerResponse, msg: JSONRPCRequest, info: RequestInfo): void {
+  /**
+   * POST initialize without a (live) session: a new session, its id in Mcp-Session-Id. An evicted
+   * or reaped session's id is unknown from then on (404), so its client initializes again.
+   */
+  initialize(req: IncomingMessage, res: ServerResponse, msg: JSONRPCRequest, info: RequestInfo): void {
     const protocol = this.#gateway.protocol;
     const params = msg.params ?? {};
-    const session = this.#sessions.create("streamable", info.authContext);
+    const session = this.#sessions.create("streamable", info.authContext, clientAddress(req));
     session.version = protocol.negotiate(params.protocolVersion);
     session.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
     if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
@@ -88,7 +92,7 @@ export class LegacyHttp {
     batch: boolean,
     info: RequestInfo,
   ): Promise<void> {
-    session.lastSeen = Date.now();
+    session.touch();
     this.checkVersion(req, session);
     if (batch && session.version !== "2025-03-26") {
       throw badRequest(`JSON-RPC batches are not part of ${session.version} (only 2025-03-26 has them)`);
@@ -160,7 +164,7 @@ export class LegacyHttp {
   get(req: IncomingMessage, res: ServerResponse, session: LegacySession, info: RequestInfo): void {
     if (!info.accept.sse) throw notAcceptable("text/event-stream");
     this.checkVersion(req, session);
-    session.lastSeen = Date.now();
+    session.touch();
     const last = req.headers["last-event-id"];
     const keepAliveMs = this.#opts.keepAliveMs;
     if (typeof last === "string" && last !== "") {

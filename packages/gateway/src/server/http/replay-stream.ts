@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { JSONRPCMessage } from "@mcpx/core";
-import { keepAlive, openSse, sseEvent, writable } from "./sse.js";
+import { keepAlive, openSse, sseEvent, stalled, writable } from "./sse.js";
 
 /** The reconnection delay a primed stream suggests to a client that loses it (the SSE `retry` field). */
 export const PRIME_RETRY_MS = 1000;
@@ -71,6 +71,14 @@ export class ReplayStream {
     else if (opts.keepAliveMs) keepAlive(res, opts.keepAliveMs);
   }
 
+  /**
+   * Bytes written to the open connection that its client has not read yet (bounded: a notification
+   * past MAX_QUEUED_BYTES is kept for replay only).
+   */
+  get queuedBytes(): number {
+    return this.#res?.writableLength ?? 0;
+  }
+
   /** Sends a frame (kept for replay); false when no connection took it now. */
   send(frame: JSONRPCMessage): boolean {
     const seq = ++this.#seq;
@@ -78,7 +86,7 @@ export class ReplayStream {
     this.#ring[this.#head] = { seq, text };
     this.#head = (this.#head + 1) % this.#capacity;
     const res = this.#res;
-    if (!res || !writable(res)) return false;
+    if (!res || !writable(res) || stalled(res, frame)) return false;
     res.write(text);
     return true;
   }
@@ -111,8 +119,9 @@ export class ReplayStream {
 /** The stream key and sequence number of a Last-Event-ID this server wrote; undefined otherwise. */
 export function parseEventId(id: string): { key: string; seq: number } | undefined {
   const sep = id.lastIndexOf("_");
-  if (sep <= 0) return undefined;
-  const seq = Number(id.slice(sep + 1));
-  if (!Number.isSafeInteger(seq) || seq < 0) return undefined;
-  return { key: id.slice(0, sep), seq };
+  // Digits only, as written: Number() would take "" for 0 (and " 1", "1e3"), and resume a stream
+  // from its start on an id this server never wrote.
+  const digits = id.slice(sep + 1);
+  if (sep <= 0 || !/^\d{1,15}$/.test(digits)) return undefined;
+  return { key: id.slice(0, sep), seq: Number(digits) };
 }

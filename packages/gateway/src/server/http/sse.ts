@@ -32,9 +32,23 @@ export function writable(res: ServerResponse): boolean {
   return !res.writableEnded && !res.destroyed;
 }
 
-/** Writes one JSON-RPC frame as an event; false when the stream is gone. */
+/**
+ * The most bytes queued on one connection before its client is taken to have stopped reading. Past
+ * it, notifications to that client are dropped rather than queued: log lines, progress and change
+ * notices are lossy, and an upstream's flood must not grow mcpx's memory by what a client does not
+ * read (200,000 log lines to a GET stream nobody read held about 95 MB). Responses and requests are
+ * always written.
+ */
+export const MAX_QUEUED_BYTES = 1024 * 1024;
+
+/** Whether this frame is a notification to a client that has stopped reading (see MAX_QUEUED_BYTES). */
+export function stalled(res: ServerResponse, frame: JSONRPCMessage): boolean {
+  return res.writableLength > MAX_QUEUED_BYTES && !("id" in frame);
+}
+
+/** Writes one JSON-RPC frame as an event; false when the stream is gone or the notification was dropped. */
 export function writeFrame(res: ServerResponse, frame: JSONRPCMessage, event?: string): boolean {
-  if (!writable(res)) return false;
+  if (!writable(res) || stalled(res, frame)) return false;
   res.write(sseEvent(JSON.stringify(frame), undefined, event));
   return true;
 }
