@@ -109,6 +109,46 @@ describe("input_required relayed round by round", () => {
     noFailures(d.scripted);
   });
 
+  it("forwarding/upstream-keys-named-like-prototype-members-kept", async () => {
+    // Keys an upstream chose: "__proto__" must stay a key (assigned, it would set a prototype and
+    // vanish), and a client's answer under "constructor" must be its own, not Object.prototype's.
+    const odd = Object.fromEntries([
+      ["__proto__", QUESTIONS.user_name],
+      ["constructor", QUESTIONS.greeting],
+    ]) as JSONObject;
+    const asksOdd: Handler = (req) => {
+      const responses = (req.params?.inputResponses ?? {}) as JSONObject;
+      if (!Object.hasOwn(responses, "__proto__") || !Object.hasOwn(responses, "constructor"))
+        return { resultType: "input_required", inputRequests: odd };
+      return { resultType: "complete", content: [{ type: "text", text: JSON.stringify(responses) }] };
+    };
+    const d = await daemonCase([
+      { name: "m", versions: ["2026-07-28"], tools: [tool("odd")], handlers: { "tools/call": asksOdd } },
+    ]);
+    const call = async (extra = "") => {
+      const body = modernBody("tools/call", {
+        name: "m__odd",
+        arguments: {},
+        _meta: { "io.modelcontextprotocol/clientCapabilities": everything },
+      });
+      // Spliced in as text: an object literal's "__proto__" would not be a key.
+      const raw = extra ? JSON.stringify(body).replace('"arguments":{}', `"arguments":{},${extra}`) : body;
+      const res = await post(d.url, raw, mirrored("tools/call", "m__odd"));
+      return ((await res.json()) as JSONObject).result as JSONObject;
+    };
+    const first = await call();
+    expect(first.resultType).toBe("input_required");
+    expect(Object.keys(first.inputRequests as JSONObject).sort()).toEqual(["__proto__", "constructor"]);
+    expect(first.inputRequests).toEqual(odd);
+    const answers = `{"__proto__":{"action":"accept","content":{"name":"Alice"}},"constructor":${JSON.stringify(sampled)}}`;
+    const done = await call(
+      `"inputResponses":${answers},"requestState":${JSON.stringify(first.requestState)}`,
+    );
+    expect(done.resultType).toBe("complete");
+    expect(text(done)).toEqual(JSON.parse(answers));
+    noFailures(d.scripted);
+  });
+
   it("forwarding/roots-from-the-caller", async () => {
     const d = await daemonCase(
       [

@@ -1,4 +1,5 @@
 export { schemeChecks } from "./auth-scheme.js";
+export * from "./hostile/index.js";
 export type { FrameContext } from "./message-check.js";
 export { REVISIONS, type Revision } from "./revisions.js";
 export * from "./scripted/index.js";

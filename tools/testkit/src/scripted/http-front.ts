@@ -6,9 +6,11 @@
  * body, a batch). It records every HTTP request with its lower-cased headers. A modern frame whose
  * mirrored headers disagree with its body is a failure and is answered 400 with -32020.
  */
+
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { RequestLog } from "../request-log.js";
 import { metaVersion } from "./frame-revision.js";
 import { mirrorProblems } from "./mirror-check.js";
 import type { Frame, ScriptedServer } from "./server.js";
@@ -94,9 +96,9 @@ export async function httpScript(
   options: HttpScriptOptions = {},
 ): Promise<HttpScript> {
   const path = options.path ?? "/mcp";
-  const requests: HttpRecord[] = [];
+  const log = new RequestLog<HttpRecord>("HTTP front");
+  const requests = log.requests;
   const streams = new Map<string, SseStream>();
-  const waiters: { match: Match; resolve: (r: HttpRecord) => void }[] = [];
   const raws: { match: Match; answer: RawAnswer; times: number }[] = [];
   const cuts: { match: Match; afterEvents: number; cutResumes: boolean }[] = [];
   const liveSessions = new Set<string>();
@@ -123,15 +125,7 @@ export async function httpScript(
     else pendingPushes.push(frame);
   };
 
-  const record = (rec: HttpRecord) => {
-    requests.push(rec);
-    for (const w of [...waiters]) {
-      if (w.match(rec)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(rec);
-      }
-    }
-  };
+  const record = (rec: HttpRecord) => log.record(rec);
 
   const sessionHeaders = (): Record<string, string> => (sessionId ? { "Mcp-Session-Id": sessionId } : {});
 
@@ -349,21 +343,7 @@ export async function httpScript(
       return new Promise((resolve) => getWaiters.push(resolve));
     },
     waitForRequest(match, timeoutMs = 5000) {
-      const seen = requests.find(match);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error("HTTP front: timed out waiting for a request")),
-          timeoutMs,
-        );
-        waiters.push({
-          match,
-          resolve: (r) => {
-            clearTimeout(timer);
-            resolve(r);
-          },
-        });
-      });
+      return log.waitFor(match, timeoutMs);
     },
     close() {
       for (const s of streams.values()) s.destroy();

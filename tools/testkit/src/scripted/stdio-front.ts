@@ -2,11 +2,13 @@
  * Carries a ScriptedServer over stdio: the upstream's command is the relay, which connects back to
  * this process over a local socket. Each spawn of the command is one connection.
  */
+
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { onJsonLines } from "../json-lines.js";
 import { relayPath } from "./relay-path.js";
 import type { Frame, ScriptedServer } from "./server.js";
 
@@ -52,26 +54,13 @@ export async function stdioScript(server: ScriptedServer): Promise<StdioScript> 
     // A new child is a new session: nothing negotiated yet.
     server.negotiated = undefined;
     eofSeen = false;
-    socket.setEncoding("utf8");
-    let buffer = "";
-    socket.on("data", (chunk: string) => {
-      buffer += chunk;
-      let nl = buffer.indexOf("\n");
-      while (nl !== -1) {
-        const msg = JSON.parse(buffer.slice(0, nl)) as {
-          line?: string;
-          eof?: boolean;
-          env?: Record<string, string>;
-        };
-        buffer = buffer.slice(nl + 1);
-        if (msg.env) envs.push(msg.env);
-        if (typeof msg.line === "string") void handleLine(msg.line, socket);
-        if (msg.eof) {
-          eofSeen = true;
-          for (const fn of onEof) fn();
-          onEof = [];
-        }
-        nl = buffer.indexOf("\n");
+    onJsonLines<{ line?: string; eof?: boolean; env?: Record<string, string> }>(socket, (msg) => {
+      if (msg.env) envs.push(msg.env);
+      if (typeof msg.line === "string") void handleLine(msg.line, socket);
+      if (msg.eof) {
+        eofSeen = true;
+        for (const fn of onEof) fn();
+        onEof = [];
       }
     });
     socket.on("error", () => {});
