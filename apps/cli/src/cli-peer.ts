@@ -1,9 +1,21 @@
+import type { JSONObject } from "@mcpx/core";
 import type { CallContext, Peer } from "@mcpx/gateway";
 import type { MainIO } from "./io.js";
 import { forTerminal } from "./render.js";
 
-/** The CLI as the gateway's caller: progress goes to stderr, Ctrl-C cancels. */
-export function cliContext(io: MainIO): CallContext {
+/** What a command that watches its call gives it (interactive-call.ts). */
+export interface CallWatch {
+  /** Cancels the call (Ctrl-C). */
+  signal: AbortSignal;
+  /** Receives each notifications/progress; absent: progress is not asked for. */
+  onProgress?: (params: JSONObject) => void;
+}
+
+/**
+ * The CLI as the gateway's caller. With a watch, its signal cancels and its onProgress draws; without
+ * one, progress goes to stderr as lines and Ctrl-C cancels.
+ */
+export function cliContext(io: MainIO, watch?: CallWatch): CallContext {
   const peer: Peer = {
     id: "cli",
     era: "legacy",
@@ -12,6 +24,17 @@ export function cliContext(io: MainIO): CallContext {
     authContext: "cli",
     notify: () => false,
   };
+  if (watch) {
+    const { onProgress } = watch;
+    return {
+      peer,
+      signal: watch.signal,
+      ...(onProgress ? { progressToken: "cli" } : {}),
+      notify: (method, params) => {
+        if (method === "notifications/progress") onProgress?.(params);
+      },
+    };
+  }
   const abort = new AbortController();
   process.once("SIGINT", () => abort.abort("interrupted"));
   return {

@@ -4,25 +4,40 @@
  */
 import { request as httpRequest } from "node:http";
 import * as path from "node:path";
-import { loadConfig, type McpxConfig } from "@mcpx/config";
+import { type ListenOnly, loadListen } from "@mcpx/config";
+import { UnreachableError } from "./errors.js";
 import type { MainIO } from "./io.js";
 
 export class DaemonClient {
   readonly base: string;
+  /** The config file the daemon was looked for from (its absolute path). */
+  readonly configPath: string;
   readonly #token: string | undefined;
 
-  constructor(config: McpxConfig) {
+  constructor(config: ListenOnly) {
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
     this.base = `http://${host}:${config.listen.port}/.mcpx/`;
+    this.configPath = config.path;
     this.#token = config.listen.token;
   }
 
+  /**
+   * The daemon of a config: only its `listen` is read (address and token), so the upstreams'
+   * `${env:…}` secrets are neither needed nor expanded by a command that talks to the daemon.
+   */
   static async forConfig(opts: { config: string }, io: MainIO): Promise<DaemonClient> {
-    const config = await loadConfig(
+    const config = await loadListen(
       path.resolve(io.cwd ?? process.cwd(), opts.config),
       io.env ? { env: io.env } : {},
     );
     return new DaemonClient(config);
+  }
+
+  /** The daemon of a config, once it answers; UnreachableError when none does. */
+  static async reached(opts: { config: string }, io: MainIO): Promise<DaemonClient> {
+    const daemon = await DaemonClient.forConfig(opts, io);
+    if (await daemon.reachable(2000)) return daemon;
+    throw new UnreachableError(`no daemon answers at ${daemon.base}`, "start one with `mcpx serve`");
   }
 
   #headers(extra: Record<string, string> = {}): Record<string, string> {

@@ -1,24 +1,38 @@
 /** The `mcpx` command: arguments in, an exit code out. Each command lives in commands/. */
 import { readFileSync } from "node:fs";
-import { ConfigError, PluginError } from "@mcpx/core";
-import { Command, CommanderError, Option } from "commander";
-import { call, parseArguments } from "./commands/call.js";
+import { Argument, Command, CommanderError, Option } from "commander";
+import { adHocOptions } from "./adhoc.js";
+import { promptArguments } from "./arguments.js";
+import { call } from "./commands/call.js";
+import { complete, completionScript, SHELLS, type Shell } from "./commands/completion.js";
 import { configCheck } from "./commands/config-check.js";
-import { eventsCommand, serveCommand, statusCommand, stdioCommand } from "./commands/daemon.js";
+import { registerConfigWriters } from "./commands/config-register.js";
+import { eventsCommand, serveCommand, stdioCommand } from "./commands/daemon.js";
 import { elicitAnswer, elicitList, elicitWatch } from "./commands/elicit.js";
 import { eraForget, eraShow } from "./commands/era.js";
 import { pluginsList } from "./commands/plugins.js";
 import { getPrompt, listKind, readResource } from "./commands/resources.js";
+import { statusCommand } from "./commands/status.js";
 import { toolsList } from "./commands/tools.js";
+import { toolsShow } from "./commands/tools-show.js";
+import { EXIT_OK } from "./errors.js";
 import { type MainIO, processIO } from "./io.js";
-import type { CommonOptions } from "./one-shot.js";
-import { forTerminal } from "./render.js";
+import type { CommonOptions, UpstreamOptions } from "./one-shot.js";
+import { reportError, reportUsage } from "./report-error.js";
 
-export const EXIT_OK = 0;
-/** Something went wrong that is not the config's fault. */
-export const EXIT_FAILURE = 1;
-/** The config (or a plugin it lists) is invalid. */
-export const EXIT_CONFIG = 2;
+export { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE } from "./errors.js";
+
+/** After `mcpx --help`: what scripts branch on, and what changes the output. */
+const MORE_HELP = `
+Exit codes:
+  0  ok
+  1  the call failed: the upstream answered an error, or a result with isError
+  2  usage or config: a bad command line, an unknown tool or server, a missing or invalid config
+  3  unreachable: an upstream failed to connect or is not connected, or no daemon answers
+
+With --json, results go to stdout as JSON and errors to stderr as {"error":{"code","message","hint"}}.
+Colour and aligned columns on a terminal only; NO_COLOR=1 turns colour off, FORCE_COLOR=1 on.
+Shell completion: mcpx completion bash|zsh|fish (see mcpx completion --help).`;
 
 const DEFAULT_CONFIG = "mcpx.json";
 
@@ -39,9 +53,12 @@ function common(cmd: Command): Command {
     .option("--json", "print machine-readable JSON");
 }
 
-/** The options of the commands that connect to the upstreams themselves (one-shot, without a daemon). */
+/**
+ * The options of the commands that connect to the upstreams themselves (one-shot, without a daemon),
+ * those of the configured ones or of one named on the command line (--stdio, --url).
+ */
 function upstreams(cmd: Command): Command {
-  return cmd
+  return adHocOptions(cmd)
     .option(
       "--state-dir <dir>",
       "where era records are kept (default: the config's stateDir, else $XDG_STATE_HOME/mcpx)",
@@ -60,15 +77,19 @@ function upstreams(cmd: Command): Command {
 /** Runs the command line `argv` (without node and the script) and resolves to its exit code. */
 export async function main(argv: readonly string[], io: MainIO = processIO): Promise<number> {
   let exitCode = EXIT_OK;
+  // Known before commander parses anything, so that its own errors are reported as JSON too.
+  const dashes = argv.indexOf("--");
+  const json = (dashes === -1 ? argv : argv.slice(0, dashes)).includes("--json");
   const program = new Command("mcpx")
     .description(
       "An MCP gateway: one endpoint in front of many MCP servers, speaking every protocol revision.",
     )
     .version(version(), "-v, --version", "print the version of mcpx")
     .helpOption("-h, --help", "show help")
-    .showHelpAfterError("(run mcpx --help for usage)")
+    .addHelpText("after", MORE_HELP)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    // Errors are reported by reportUsage, as one line (or JSON); help asked for goes to stdout.
+    .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr, outputError: () => {} });
 
   // Subcommands inherit exitOverride and the output settings.
   const config = program.command("config").description("work with the config file");
@@ -77,15 +98,27 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
       .command("check")
       // biome-ignore lint/suspicious/noTemplateCurlyInString: ${env:NAME} is the config's own syntax
       .description("check a config file: its schema, ${env:NAME} variables and plugins")
-      .argument("[file]", "the config file (the same as --config)"),
-  ).action(async (file: string | undefined, opts: { config: string; json?: boolean }) => {
-    exitCode = await configCheck({ file: file ?? opts.config, json: opts.json === true }, io);
+      .argument("[file]", "the config file (the same as --config)")
+      .option(
+        "--connect",
+        "also start each server: its revision, transport and tool count, or why not (exit 3)",
+      ),
+  ).action(async (file: string | undefined, opts: { config: string; json?: boolean; connect?: boolean }) => {
+    exitCode = await configCheck(
+      { file: file ?? opts.config, json: opts.json === true, connect: opts.connect === true },
+      io,
+    );
+  });
+
+  registerConfigWriters(config, io, (code) => {
+    exitCode = code;
   });
 
   const run = (fn: () => Promise<number>) => async () => {
     exitCode = await fn();
   };
   type Common = CommonOptions;
+  type Upstream = UpstreamOptions;
 
   common(
     program.command("serve").description("run the gateway: MCP at http://<listen.host>:<listen.port>/mcp"),
@@ -99,9 +132,13 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
   common(program.command("stdio").description("serve one MCP client on stdin and stdout"))
     .option("--state-dir <dir>", "where era records are kept")
     .action((opts: Common & { stateDir?: string }) => run(() => stdioCommand(opts, io))());
-  common(program.command("status").description("the running daemon's upstreams and clients")).action(
-    (opts: Common) => run(() => statusCommand(opts, io))(),
-  );
+  common(
+    program
+      .command("status")
+      .description("the running daemon's config, upstreams and clients (exit 2 if it runs another config)"),
+  )
+    .option("--any", "report whichever daemon answers, whatever config it runs")
+    .action((opts: Common & { any?: boolean }) => run(() => statusCommand(opts, io))());
   common(program.command("events").description("the running daemon's lifecycle events"))
     .option("-f, --follow", "keep printing new events")
     .action((opts: Common & { follow?: boolean }) => run(() => eventsCommand(opts, io))());
@@ -109,7 +146,16 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
   const tools = program.command("tools").description("the tools of the configured servers");
   upstreams(common(tools.command("list").description("list each server's revision, transport and tools")))
     .option("-s, --server <name>", "only this server")
-    .action((opts: Common & { server?: string }) => run(() => toolsList(opts, io))());
+    .option("--filter <glob>", "only the tools whose name matches (e.g. 'fs__read*' or '*file*')")
+    .action((opts: Upstream & { server?: string; filter?: string }) => run(() => toolsList(opts, io))());
+  upstreams(
+    common(
+      tools
+        .command("show")
+        .description("a tool's signature, description, parameters, output schema and annotations")
+        .argument("<tool>", "the tool, e.g. fs__read_file"),
+    ),
+  ).action((tool: string, opts: Upstream) => run(() => toolsShow(tool, opts, io))());
 
   upstreams(
     common(
@@ -117,28 +163,31 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
         .command("call")
         .description("call a tool by the name mcpx exposes it under")
         .argument("<tool>", "the tool, e.g. everything__echo")
-        .argument("[arguments]", "the arguments as a JSON object"),
+        .argument(
+          "[arguments...]",
+          "key=value pairs, typed by the tool's schema (text=hi count=3), and/or one JSON object",
+        ),
     ),
   )
-    .option("-a, --arg <key=value...>", "an argument (the value is parsed as JSON when it is JSON)")
+    .option("-a, --arg <key=value...>", "an argument, typed by the tool's schema like key=value")
     .option("-d, --daemon", "call through the running daemon (what the server asks goes to `mcpx elicit`)")
-    .action((tool: string, json: string | undefined, opts: Common & { arg?: string[]; daemon?: boolean }) =>
-      run(() => call(tool, json, opts, io))(),
+    .action((tool: string, words: string[], opts: Upstream & { arg?: string[]; daemon?: boolean }) =>
+      run(() => call(tool, words, opts, io))(),
     );
 
   const resources = program.command("resources").description("the resources of the configured servers");
   upstreams(common(resources.command("list").description("list resources (mcpx:// URIs)"))).action(
-    (opts: Common) => run(() => listKind("resources", opts, io))(),
+    (opts: Upstream) => run(() => listKind("resources", opts, io))(),
   );
   upstreams(common(resources.command("templates").description("list resource templates"))).action(
-    (opts: Common) => run(() => listKind("resourceTemplates", opts, io))(),
+    (opts: Upstream) => run(() => listKind("resourceTemplates", opts, io))(),
   );
   upstreams(
     common(resources.command("read").description("read a resource").argument("<uri>", "its mcpx:// URI")),
-  ).action((uri: string, opts: Common) => run(() => readResource(uri, opts, io))());
+  ).action((uri: string, opts: Upstream) => run(() => readResource(uri, opts, io))());
 
   const prompts = program.command("prompts").description("the prompts of the configured servers");
-  upstreams(common(prompts.command("list").description("list prompts"))).action((opts: Common) =>
+  upstreams(common(prompts.command("list").description("list prompts"))).action((opts: Upstream) =>
     run(() => listKind("prompts", opts, io))(),
   );
   upstreams(
@@ -147,12 +196,12 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
         .command("get")
         .description("get a prompt")
         .argument("<name>", "the prompt, e.g. everything__simple_prompt")
-        .argument("[arguments]", "the arguments as a JSON object"),
+        .argument("[arguments...]", "key=value pairs and/or one JSON object (values are strings)"),
     ),
   )
-    .option("-a, --arg <key=value...>", "an argument")
-    .action((name: string, json: string | undefined, opts: Common & { arg?: string[] }) =>
-      run(() => getPrompt(name, parseArguments(json, opts.arg), opts, io))(),
+    .option("-a, --arg <key=value...>", "an argument (a string, as every prompt argument is)")
+    .action((name: string, words: string[], opts: Upstream & { arg?: string[] }) =>
+      run(() => getPrompt(name, promptArguments(words, opts.arg ?? []), opts, io))(),
     );
 
   const era = program
@@ -229,21 +278,43 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
     (opts: Common) => run(() => pluginsList(opts, io))(),
   );
 
+  program
+    .command("completion")
+    .description("print a shell completion script (bash: source <(mcpx completion bash))")
+    .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
+    .addHelpText(
+      "after",
+      `
+Install:
+  bash  mcpx completion bash > ~/.local/share/bash-completion/completions/mcpx
+  zsh   mcpx completion zsh > "\${fpath[1]}/_mcpx"      (or: source <(mcpx completion zsh) in ~/.zshrc)
+  fish  mcpx completion fish > ~/.config/fish/completions/mcpx.fish`,
+    )
+    .action((shell: Shell) => run(async () => completionScript(shell, io))());
+  // What the scripts call: the candidates for the last word (hidden, as cobra's __complete is).
+  program
+    .command("__complete", { hidden: true })
+    .argument("[words...]")
+    .allowUnknownOption()
+    .helpOption(false)
+    .action((words: string[]) => run(() => complete(program, words, io))());
+
+  // Which command a usage error came from, so its message can point at that command's --help.
+  let failed = "";
+  const track = (cmd: Command, at: string): void => {
+    cmd.exitOverride((err) => {
+      failed = at;
+      throw err;
+    });
+    for (const sub of cmd.commands) track(sub, at ? `${at} ${sub.name()}` : sub.name());
+  };
+  track(program, "");
+
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof ConfigError) {
-      for (const p of err.problems) io.stderr(`mcpx: ${p}\n`);
-      return EXIT_CONFIG;
-    }
-    if (err instanceof PluginError) {
-      io.stderr(`mcpx: ${err.message}\n`);
-      return EXIT_CONFIG;
-    }
-    // An upstream's error message, as it wrote it, minus what would drive the terminal.
-    io.stderr(`mcpx: ${forTerminal(err instanceof Error ? err.message : String(err))}\n`);
-    return EXIT_FAILURE;
+    if (err instanceof CommanderError) return reportUsage(err, failed, io, json);
+    return reportError(err, io, json);
   }
   return exitCode;
 }

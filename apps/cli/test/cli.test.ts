@@ -74,7 +74,8 @@ describe("cli", () => {
 
   it("cli/unknown-command-refused", async () => {
     const r = await run(["frobnicate"]);
-    expect(r.code).toBe(1);
+    // A usage error: exit 2 (it was 1 before exit codes were given meanings).
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown command 'frobnicate'");
   });
 
@@ -165,7 +166,7 @@ describe("cli", () => {
     expect(missing).toEqual({
       code: 2,
       stdout: "",
-      stderr: "nope.json: cannot read the config file: no such file\n",
+      stderr: `nope.json: no config file at ${path.join(dir, "nope.json")} (create one with \`mcpx config init\`)\n`,
     });
     await writeFile(path.join(dir, "syntax.json"), '{\n  "servers": {,}\n}\n');
     const syntax = await run(["config", "check", "syntax.json"], { cwd: dir });

@@ -13,6 +13,7 @@ import {
   createLogger,
   type Host,
   type LogLevel,
+  type Plugin,
   redact,
 } from "@mcpx/core";
 import { FileEraStore, forwardingHandlers, Gateway } from "@mcpx/gateway";
@@ -20,6 +21,11 @@ import { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
 
 export interface RuntimeOptions {
   configFile: string;
+  /**
+   * A config already loaded (the CLI's ad-hoc servers, or a subset of the file's servers): used as
+   * it is, and configFile is not read.
+   */
+  config?: McpxConfig;
   env?: Env;
   /** Where log lines go (stderr by default: stdout may carry MCP). */
   writeLog?: (line: string) => void;
@@ -27,6 +33,11 @@ export interface RuntimeOptions {
   stateDir?: string;
   /** One-shot commands (the CLI without a daemon) never reconnect. */
   oneShot?: boolean;
+  /**
+   * Built-ins of this run alone, applied before the standard ones, so their handlers are asked
+   * first: the CLI's one-shot commands on a terminal add @mcpx/elicitation-tty (before the broker).
+   */
+  plugins?: readonly Plugin<unknown>[];
 }
 
 export interface Runtime {
@@ -37,7 +48,8 @@ export interface Runtime {
 }
 
 export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  const config = await loadConfig(path.resolve(opts.configFile), opts.env ? { env: opts.env } : {});
+  const config =
+    opts.config ?? (await loadConfig(path.resolve(opts.configFile), opts.env ? { env: opts.env } : {}));
   const secrets = config.secrets;
   const host = createHost({
     log: createLogger({
@@ -47,7 +59,7 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.writeLog ? { write: opts.writeLog } : {}),
     }),
   });
-  await applyPlugins(config, host);
+  await applyPlugins(config, host, opts.plugins);
   checkAuthTypes(config, host);
   const eraStore = new FileEraStore(opts.stateDir ?? config.stateDir);
   const roots = config.roots;
@@ -99,17 +111,22 @@ function addSecrets(secrets: string[], produced: readonly string[]): void {
 }
 
 /**
- * The built-in plugins, then the config's. A built-in the config lists by its name takes the options
- * given there (`["@mcpx/elicitation-broker", { "timeoutMs": 60000 }]`) and is applied once.
+ * The built-in plugins (this run's `extra` first), then the config's. A built-in the config lists by
+ * its name takes the options given there (`["@mcpx/elicitation-broker", { "timeoutMs": 60000 }]`)
+ * and is applied once.
  */
-export async function applyPlugins(config: McpxConfig, host: Host): Promise<void> {
-  const builtinNames = new Set(builtinPlugins.map((p) => p.name));
+export async function applyPlugins(
+  config: McpxConfig,
+  host: Host,
+  extra: readonly Plugin<unknown>[] = [],
+): Promise<void> {
+  const builtins = [...extra, ...builtinPlugins];
+  const builtinNames = new Set(builtins.map((p) => p.name));
   const builtinOptions = new Map<string, unknown>();
   for (const spec of config.plugins) {
     if (builtinNames.has(spec.spec)) builtinOptions.set(spec.spec, spec.options);
   }
-  for (const plugin of builtinPlugins)
-    await host.use(plugin, builtinOptions.get(plugin.name), BUILTIN_SOURCE);
+  for (const plugin of builtins) await host.use(plugin, builtinOptions.get(plugin.name), BUILTIN_SOURCE);
   await resolvePlugins({ ...config, plugins: config.plugins.filter((p) => !builtinNames.has(p.spec)) }, host);
 }
 

@@ -1,8 +1,9 @@
 /**
  * `mcpx serve`: the gateway at http://<listen.host>:<listen.port><listen.path>, its control API
- * beside it under /.mcpx/, every upstream connecting in the background.
+ * beside it under /.mcpx/, every upstream connecting in the background. The port is bound before
+ * any upstream is started: a busy port fails at once, with no child process left behind.
  */
-import { createControlHandler, startHttpServer } from "@mcpx/gateway";
+import { createControlHandler, type DaemonInfo, startHttpServer } from "@mcpx/gateway";
 import { loadRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";
 
 export interface ServeOptions extends RuntimeOptions {
@@ -19,6 +20,33 @@ export interface Serving {
 
 export const VERSION = "0.1.0";
 
+/** The endpoint's address cannot be bound (in use, not permitted, not local): nothing was started. */
+export class ListenError extends Error {
+  /** host:port as asked for. */
+  readonly address: string;
+  /** The system's error code (EADDRINUSE, EACCES, …), when there is one. */
+  readonly code: string | undefined;
+  constructor(address: string, code: string | undefined, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ListenError";
+    this.address = address;
+    this.code = code;
+  }
+}
+
+function listenError(err: unknown, host: string, port: number, configFile: string): ListenError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const change = `choose another with --port or listen.port in ${configFile}`;
+  const why =
+    code === "EADDRINUSE"
+      ? `the port is in use (another mcpx serve, or another program); stop it, or ${change}`
+      : code === "EACCES"
+        ? `not permitted (a port under 1024 needs privileges); ${change}`
+        : `${(err as Error).message}; ${change}, or listen.host`;
+  return new ListenError(address, code, `cannot listen on ${address}: ${why}`, { cause: err });
+}
+
 export async function serve(opts: ServeOptions): Promise<Serving> {
   const runtime = await loadRuntime(opts);
   const { config, gateway, host } = runtime;
@@ -27,29 +55,40 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     ...(listen.token ? { token: listen.token } : {}),
     ...(listen.allowedOrigins ? { allowedOrigins: listen.allowedOrigins } : {}),
   };
-  const info = { version: VERSION, startedAt: new Date().toISOString() } as {
-    version: string;
-    startedAt: string;
-    url?: string;
+  const info: DaemonInfo = {
+    version: VERSION,
+    startedAt: new Date().toISOString(),
+    // `mcpx status` compares it with the config it was asked about.
+    ...(config.path ? { config: config.path } : {}),
   };
   const control = createControlHandler(gateway, { ...security, info, routes: host.registry.controlRoutes() });
+  const address = { host: opts.host ?? listen.host, port: opts.port ?? listen.port };
+  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    http = await startHttpServer(gateway, {
+      ...security,
+      ...address,
+      path: listen.path,
+      maxBodyBytes: listen.maxBodyBytes,
+      maxSessions: listen.sessions.max,
+      maxSessionsPerClient: listen.sessions.perClient,
+      sessionIdleMs: listen.sessions.idleTimeout,
+      sessionHandshakeMs: listen.sessions.handshakeTimeout,
+      headersTimeoutMs: listen.headersTimeout,
+      requestTimeoutMs: listen.requestTimeout,
+      maxConnections: listen.maxConnections,
+      log: host.log,
+      extraHandlers: [control],
+    });
+  } catch (err) {
+    // No upstream was started; the plugins get their stop all the same.
+    await gateway.stop();
+    if (typeof (err as NodeJS.ErrnoException).code !== "string") throw err;
+    throw listenError(err, address.host, address.port, config.path ?? opts.configFile);
+  }
+  // Only now: a request that comes in is answered by a gateway whose upstreams are starting (it
+  // waits for them), and a port that could not be had left no child behind.
   gateway.start();
-  const http = await startHttpServer(gateway, {
-    ...security,
-    host: opts.host ?? listen.host,
-    port: opts.port ?? listen.port,
-    path: listen.path,
-    maxBodyBytes: listen.maxBodyBytes,
-    maxSessions: listen.sessions.max,
-    maxSessionsPerClient: listen.sessions.perClient,
-    sessionIdleMs: listen.sessions.idleTimeout,
-    sessionHandshakeMs: listen.sessions.handshakeTimeout,
-    headersTimeoutMs: listen.headersTimeout,
-    requestTimeoutMs: listen.requestTimeout,
-    maxConnections: listen.maxConnections,
-    log: host.log,
-    extraHandlers: [control],
-  });
   info.url = http.url;
   host.log.info(`mcpx serving ${Object.keys(config.servers).length} upstream(s) at ${http.url}`);
   let stopped: Promise<void> | undefined;

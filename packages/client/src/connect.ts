@@ -1,10 +1,19 @@
 /**
  * From a target to a live connection: a pinned revision or transport is used as given; otherwise
  * the era record (if any) is tried first and the probe runs once more if it fails; an endpoint that
- * refuses both the modern probe and initialize with a bare 4xx is reached over HTTP+SSE.
+ * refuses both the modern probe and initialize with a bare 4xx is reached over HTTP+SSE. An abort
+ * signal ends the attempt wherever it is: the client being opened is closed (a stdio server still
+ * starting is ended) and nothing more is tried.
  */
 import { createHash } from "node:crypto";
-import { type EraRecord, LegacyHTTPRefusedError, type UpstreamTarget } from "@mcpx/core";
+import {
+  ConnectionClosedError,
+  type EraRecord,
+  LegacyHTTPRefusedError,
+  redactError,
+  redactorOf,
+  type UpstreamTarget,
+} from "@mcpx/core";
 import { UpstreamClient, type UpstreamClientOptions } from "./connection.js";
 import type { EraStore } from "./era-store.js";
 
@@ -15,6 +24,8 @@ export interface ConnectOptions extends UpstreamClientOptions {
    * before credentials were added, so rotating a query credential does not force a new probe.
    */
   fingerprint?: string;
+  /** Ends the attempt: the client being opened is closed, and the attempt fails at once. */
+  signal?: AbortSignal;
 }
 
 /** What identifies a target for the era record: a changed command or URL means a new probe. */
@@ -31,7 +42,7 @@ export async function connectUpstream(options: ConnectOptions): Promise<Upstream
     const cached = await eraStore.get(target.name, fingerprint);
     if (cached) {
       try {
-        const client = await UpstreamClient.connect({
+        const client = await open({
           ...options,
           revision: cached.revision,
           transport: cached.transport,
@@ -39,6 +50,8 @@ export async function connectUpstream(options: ConnectOptions): Promise<Upstream
         announce(options, client, cached, true);
         return client;
       } catch (err) {
+        // Ended by the signal: the record is not at fault, and nothing more is tried.
+        if (options.signal?.aborted) throw err;
         env.log.info("the recorded era failed; probing again", {
           upstream: target.name,
           era: `${cached.revision} over ${cached.transport}`,
@@ -50,11 +63,12 @@ export async function connectUpstream(options: ConnectOptions): Promise<Upstream
   }
   let client: UpstreamClient;
   try {
-    client = await UpstreamClient.connect(options);
+    client = await open(options);
   } catch (err) {
     if (!(err instanceof LegacyHTTPRefusedError) || pinned || !env.registry.transport("http+sse")) throw err;
+    if (options.signal?.aborted) throw err;
     env.log.info("falling back to HTTP+SSE", { upstream: target.name, reason: err.message });
-    client = await UpstreamClient.connect({ ...options, transport: "http+sse", revision: "2024-11-05" });
+    client = await open({ ...options, transport: "http+sse", revision: "2024-11-05" });
   }
   const record: EraRecord = {
     revision: client.negotiated.version,
@@ -64,6 +78,46 @@ export async function connectUpstream(options: ConnectOptions): Promise<Upstream
   if (!pinned) await eraStore?.set(target.name, fingerprint, record);
   announce(options, client, record, false);
   return client;
+}
+
+/**
+ * UpstreamClient.connect that the signal can end: on abort the client is closed (its transport too:
+ * a stdio child is ended, an HTTP request cancelled), which fails the handshake in flight at once.
+ * Resolves or rejects only once the client is closed, so a caller that waits for the attempt knows
+ * its process is gone.
+ */
+async function open(options: ConnectOptions): Promise<UpstreamClient> {
+  const { signal, target } = options;
+  if (!signal) return UpstreamClient.connect(options);
+  if (signal.aborted) throw aborted(target.name);
+  const client = new UpstreamClient(options);
+  let closing: Promise<void> | undefined;
+  // Once: a second close() would return before the first has ended the child.
+  const close = () => {
+    closing ??= client.close();
+    return closing;
+  };
+  signal.addEventListener("abort", close, { once: true });
+  try {
+    await client.open();
+  } catch (err) {
+    await close();
+    if (signal.aborted) throw aborted(target.name);
+    // What opening the transport raised (an HTTP+SSE GET's error body) may quote the credentials.
+    const clean = redactorOf(target.secrets);
+    throw clean ? redactError(err, clean) : err;
+  } finally {
+    signal.removeEventListener("abort", close);
+  }
+  if (signal.aborted) {
+    await close();
+    throw aborted(target.name);
+  }
+  return client;
+}
+
+function aborted(upstream: string): ConnectionClosedError {
+  return new ConnectionClosedError(`upstream ${upstream}: the connection attempt was aborted`);
 }
 
 function announce(options: ConnectOptions, client: UpstreamClient, era: EraRecord, cached: boolean): void {

@@ -1,5 +1,7 @@
 export { type Expansion, expandEnv } from "./env.js";
+export * from "./import/index.js";
 export { JsonSyntaxError, parseJson } from "./json.js";
+export { type ListenOnly, loadListen } from "./listen.js";
 export {
   DEFAULT_LISTEN,
   defaultStateDir,

@@ -136,6 +136,7 @@ export function withTimeouts(base: UpstreamSettings, timeouts: TimeoutsFile = {}
     handshakeTimeout: timeouts.handshake ?? base.handshakeTimeout,
     probeTimeout: timeouts.probe ?? base.probeTimeout,
     closeGrace: timeouts.closeGrace ?? base.closeGrace,
+    ready: timeouts.ready ?? base.ready,
   };
 }
 

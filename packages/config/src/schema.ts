@@ -45,6 +45,10 @@ const timeouts = {
       1,
     ),
     closeGrace: ms("How long a stdio child gets to exit after stdin closes, and again after SIGTERM", 2000),
+    ready: ms(
+      "How long lists and calls wait, once mcpx starts, for an upstream's first connection attempt; past it they go on without it (and clients hear list_changed when it comes)",
+      5000,
+    ),
   },
 } as const;
 

@@ -8,6 +8,7 @@ export interface TimeoutsFile {
   handshake?: number;
   probe?: number;
   closeGrace?: number;
+  ready?: number;
 }
 
 export interface ServerEntryFile {

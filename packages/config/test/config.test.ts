@@ -321,6 +321,26 @@ describe("config", () => {
     });
   });
 
+  it("config/timeouts-ready-global-and-per-server", () => {
+    const config = parseConfig({
+      upstream: { timeouts: { ready: 2000 } },
+      servers: {
+        slow: { ...everything, timeouts: { ready: 60_000 } },
+        none: { ...everything, timeouts: { ready: 0 } },
+        fast: everything,
+      },
+    });
+    expect(DEFAULT_UPSTREAM_SETTINGS.ready).toBe(5000);
+    expect(config.upstream.ready).toBe(2000);
+    expect(config.servers.fast?.settings.ready).toBe(2000);
+    expect(config.servers.slow?.settings.ready).toBe(60_000);
+    // 0: nothing waits for it.
+    expect(config.servers.none?.settings.ready).toBe(0);
+    expect(() => parseConfig({ upstream: { timeouts: { ready: -1 } }, servers: {} })).toThrow(
+      /upstream\.timeouts\.ready: must be >= 0/,
+    );
+  });
+
   it("config/host-format-type-key-mapped-to-transport", () => {
     const config = parseConfig({
       mcpServers: {

@@ -4,7 +4,10 @@
  *  - McpError and its subclasses: an error a peer sent (or one mcpx sends to its own clients), with a
  *    code the protocol defines;
  *  - LocalError and its subclasses: something mcpx itself detected (a timeout, a closed connection, a
- *    bad config), with a code in the implementation-defined range -32000…-32019.
+ *    bad config), with a code of mcpx's own: -32000…-32013 were allocated before 2026-07-28 closed
+ *    that range to new codes; every code since is in -31000…-31099, outside the range JSON-RPC
+ *    reserves (2026-07-28 basic/index.mdx §Error codes: new codes SHOULD be allocated outside
+ *    -32768…-32000, and MUST NOT be in -32000…-32019).
  */
 import type { JSONRPCErrorObject, RequestId } from "./jsonrpc.js";
 import { formatBytes } from "./line-framer.js";
@@ -39,10 +42,17 @@ export const ErrorCode = {
   ParamHeader: -32008,
   HttpStatus: -32009,
   SessionExpired: -32013,
-  FrameTooLarge: -32014,
   Config: -32010,
   Plugin: -32011,
   Auth: -32012,
+  // mcpx's own codes from 2026-07-28 on, outside the JSON-RPC reserved range.
+  /** A frame from an upstream over upstream.maxFrameBytes. */
+  FrameTooLarge: -31001,
+  /**
+   * An upstream is down or still connecting: a fault on mcpx's side of the call that the request did
+   * not cause and that may pass (not -32602, "fix your request", nor -32002, "no such resource").
+   */
+  UpstreamUnavailable: -31002,
 } as const;
 
 export abstract class McpxError extends Error {
@@ -283,6 +293,20 @@ export class FrameTooLargeError extends LocalError {
     );
     this.size = frame.size;
     this.limit = limit;
+  }
+}
+
+/**
+ * A call, get or read went to an upstream that is down (its last error says why) or still making its
+ * first connection: the name is not unknown, and the same request may succeed later.
+ */
+export class UpstreamUnavailableError extends LocalError {
+  readonly code = ErrorCode.UpstreamUnavailable;
+  /** The upstream's config key. */
+  readonly upstream: string;
+  constructor(upstream: string, message: string, data?: unknown) {
+    super(message, data);
+    this.upstream = upstream;
   }
 }
 

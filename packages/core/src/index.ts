@@ -17,4 +17,5 @@ export * from "./registry.js";
 export * from "./revision.js";
 export * from "./schema-errors.js";
 export * from "./settings.js";
+export * from "./terminal-text.js";
 export * from "./transport.js";

@@ -18,6 +18,11 @@ export interface UpstreamSettings {
   probeTimeout: number;
   /** How long a stdio child gets to exit after its stdin closes, and again after SIGTERM. */
   closeGrace: number;
+  /**
+   * How long the lists and calls mcpx is asked for, once it starts, wait for this upstream's first
+   * connection attempt (a host lists tools right after initialize). Past it they go on without it.
+   */
+  ready: number;
   /** Bound on input_required rounds for one request. */
   maxInputRounds: number;
   /**
@@ -39,6 +44,8 @@ export const DEFAULT_UPSTREAM_SETTINGS: Readonly<UpstreamSettings> = Object.free
   handshakeTimeout: 30_000,
   probeTimeout: 10_000,
   closeGrace: 2000,
+  // Most stdio servers are up in well under a second; `npx -y` fetching a package takes a few.
+  ready: 5000,
   maxInputRounds: 8,
   maxFrameBytes: 64 * 1024 * 1024,
   maxNameLength: 256,

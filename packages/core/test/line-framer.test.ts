@@ -181,7 +181,7 @@ describe("LineFramer", () => {
     const err = new FrameTooLargeError("big", { size: 100 * MiB + 1 }, 64 * MiB);
     expect(err).toBeInstanceOf(LocalError);
     expect(err.code).toBe(ErrorCode.FrameTooLarge);
-    expect(err.code).toBe(-32014);
+    expect(err.code).toBe(-31001);
     expect(err.message).toBe(
       "upstream big sent a frame of 100.0 MiB, over upstream.maxFrameBytes (64 MiB); it was dropped",
     );
@@ -190,7 +190,7 @@ describe("LineFramer", () => {
       "upstream s sent an SSE event of more than 1 MiB, over upstream.maxFrameBytes (1 MiB); it was dropped",
     );
     expect(sse.toJSONRPC()).toEqual({
-      code: -32014,
+      code: -31001,
       message: sse.message,
       data: { size: MiB, maxFrameBytes: MiB },
     });

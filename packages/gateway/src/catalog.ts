@@ -5,14 +5,16 @@
  * schema or mcpx's rules reject is left out with a server.warning), so they are served as they are:
  * tool schemas pass through exactly as the upstream sent them. Per-server include/exclude
  * globs trim the tools a gateway shows, since too many tools is what users of gateways most often
- * complain about.
+ * complain about. Lists and routes wait for the upstreams still making their first connection
+ * (pool.ready, bounded by their timeouts.ready), so a host that lists once right after initialize
+ * sees every upstream that comes up in time.
  */
 import type { UpstreamClient } from "@mcpx/client";
 import type { ServerConfig } from "@mcpx/config";
 import type { JSONObject, Logger } from "@mcpx/core";
-import picomatch from "picomatch";
 import type { Namespaces } from "./namespaces.js";
 import type { Pool } from "./pool.js";
+import { toolFilter } from "./tool-filter.js";
 
 export type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
 
@@ -64,11 +66,7 @@ export class Catalog {
     this.#pool = pool;
     this.#ns = namespaces;
     this.#log = log;
-    for (const s of pool.servers()) {
-      const include = s.tools.include?.length ? picomatch(s.tools.include) : () => true;
-      const exclude = s.tools.exclude?.length ? picomatch(s.tools.exclude) : () => false;
-      this.#filters.set(s.name, (name) => include(name) && !exclude(name));
-    }
+    for (const s of pool.servers()) this.#filters.set(s.name, toolFilter(s.tools));
   }
 
   get namespaces(): Namespaces {
@@ -96,6 +94,8 @@ export class Catalog {
 
   /** Every connected upstream's items of one kind, exposed under their namespaces, in config order. */
   async list(kind: ListKind): Promise<JSONObject[]> {
+    const starting = this.#pool.ready();
+    if (starting) await starting;
     const parts = await Promise.all(
       this.#pool.clients().map(async ({ server, client }) => {
         const items = await this.#upstreamList(server, client, kind);
@@ -166,14 +166,19 @@ export class Catalog {
     }
   }
 
-  /** The upstream of a tool or prompt name; undefined when nobody has it. */
+  /**
+   * The upstream of a tool or prompt name; undefined when nobody has it, or when its upstream is
+   * not connected (still not, for one making its first connection, at its ready bound).
+   */
   async routeName(kind: "tools" | "prompts", exposed: string): Promise<Route | undefined> {
     const owned = this.#ns.parseName(exposed);
     if (owned) {
+      if (kind === "tools" && !(this.#filters.get(owned.server)?.(owned.original) ?? true)) return undefined;
+      const starting = this.#pool.readyFor(owned.server);
+      if (starting) await starting;
       const client = this.#pool.client(owned.server);
       const server = this.#pool.servers().find((s) => s.name === owned.server);
       if (!client || !server) return undefined;
-      if (kind === "tools" && !(this.#filters.get(server.name)?.(owned.original) ?? true)) return undefined;
       return { server, client, original: owned.original };
     }
     return this.#routeBare(kind, (item) => item.name === exposed, exposed);
@@ -183,6 +188,8 @@ export class Catalog {
   async routeUri(exposed: string): Promise<Route | undefined> {
     const owned = this.#ns.parseUri(exposed);
     if (owned) {
+      const starting = this.#pool.readyFor(owned.server);
+      if (starting) await starting;
       const client = this.#pool.client(owned.server);
       const server = this.#pool.servers().find((s) => s.name === owned.server);
       return client && server ? { server, client, original: owned.original } : undefined;
@@ -200,6 +207,8 @@ export class Catalog {
     match: (item: JSONObject) => boolean,
     original: string,
   ): Promise<Route | undefined> {
+    const starting = this.#pool.ready();
+    if (starting) await starting;
     for (const { server, client } of this.#pool.clients()) {
       if (server.namespacing) continue;
       const items = await this.#upstreamList(server, client, kind);

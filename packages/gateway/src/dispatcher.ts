@@ -15,6 +15,7 @@ import {
   MethodNotFoundError,
   ResourceNotFoundError,
   type Result,
+  UpstreamUnavailableError,
   withKey,
 } from "@mcpx/core";
 import type { Catalog, ListKind, Route } from "./catalog.js";
@@ -44,7 +45,7 @@ export interface DispatcherOptions {
   handlers?: ClientHandlers;
   /** How long a requestState mcpx issued to a modern client stays good (default 10 min). */
   inputTtlMs?: number;
-  /** An upstream's state, to say why a name it owns cannot be reached (asked on that error only). */
+  /** An upstream's state, to say why a name it owns cannot be reached (asked when no route is found). */
   upstreamState?: (server: string) => { status: string; error?: string } | undefined;
 }
 
@@ -130,33 +131,40 @@ export class Dispatcher {
   async #byName(kind: "tools" | "prompts", name: unknown): Promise<Route> {
     if (typeof name !== "string") throw new InvalidParamsError(`params.name must be a string`);
     const route = await this.#catalog.routeName(kind, name);
-    if (!route) {
-      const why = this.#unreachable(this.#catalog.namespaces.parseName(name)?.server);
-      throw new InvalidParamsError(`Unknown ${kind === "tools" ? "tool" : "prompt"}: ${name}${why}`);
-    }
-    return route;
+    if (route) return route;
+    this.#unavailable(this.#catalog.namespaces.parseName(name)?.server);
+    throw new InvalidParamsError(`Unknown ${kind === "tools" ? "tool" : "prompt"}: ${name}`);
   }
 
   async #byUri(uri: unknown): Promise<Route> {
     if (typeof uri !== "string") throw new InvalidParamsError(`params.uri must be a string`);
     const route = await this.#catalog.routeUri(uri);
-    if (!route) {
-      const why = this.#unreachable(this.#catalog.namespaces.parseUri(uri)?.server);
-      throw new ResourceNotFoundError(`Resource not found: ${uri}${why}`, { uri });
-    }
-    return route;
+    if (route) return route;
+    this.#unavailable(this.#catalog.namespaces.parseUri(uri)?.server);
+    throw new ResourceNotFoundError(`Resource not found: ${uri}`, { uri });
   }
 
   /**
-   * Why a name's upstream cannot be asked, when it is down: "Unknown tool" alone would send a user
-   * looking for a typo when the server crashed or never connected.
+   * Throws UpstreamUnavailableError when what was asked for belongs to an upstream that is down or
+   * still connecting: "Unknown tool" would send a user looking for a typo when the server crashed or
+   * has not come up yet, and the same request may succeed later. A name no namespace claims may
+   * belong to any server with namespacing off: those that are not connected are named.
    */
-  #unreachable(server: string | undefined): string {
-    const state = server === undefined ? undefined : this.#upstreamState?.(server);
-    if (!state || state.status === "connected") return "";
-    // A retry in progress keeps the last attempt's error: that is the news.
-    if (state.error) return ` (upstream ${server} is not connected: ${state.error})`;
-    return ` (upstream ${server} is ${state.status === "connecting" ? "still connecting" : state.status})`;
+  #unavailable(owner: string | undefined): void {
+    const candidates = owner === undefined ? this.#catalog.namespaces.bare : [owner];
+    const down: { server: string; status: string; why: string }[] = [];
+    for (const server of candidates) {
+      const state = this.#upstreamState?.(server);
+      // No state: a disabled server, which no waiting will bring.
+      if (!state || state.status === "connected") continue;
+      down.push({ server, status: state.status, why: unavailability(server, state) });
+    }
+    const first = down[0];
+    if (!first) return;
+    throw new UpstreamUnavailableError(first.server, down.map((d) => d.why).join("; "), {
+      upstream: first.server,
+      status: first.status,
+    });
   }
 
   #forward(
@@ -210,6 +218,14 @@ export class Dispatcher {
     }
     return opts;
   }
+}
+
+/** Why an upstream cannot be asked: its last error (a retry in flight keeps it: that is the news). */
+function unavailability(server: string, state: { status: string; error?: string }): string {
+  if (state.status === "stopped") return `upstream ${server} is not connected: mcpx is stopping`;
+  if (state.error) return `upstream ${server} is not connected: ${state.error}`;
+  if (state.status === "connecting") return `upstream ${server} is still connecting`;
+  return `upstream ${server} is not connected`;
 }
 
 const ROUTED: Record<string, true> = {

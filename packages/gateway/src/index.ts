@@ -47,4 +47,5 @@ export {
 } from "./server/protocol.js";
 export { StdioServer, type StdioServerOptions } from "./server/stdio.js";
 export { ResourceSubscriptions } from "./subscriptions.js";
+export { toolFilter } from "./tool-filter.js";
 export { upstreamTarget } from "./upstream-target.js";

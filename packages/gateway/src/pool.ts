@@ -2,6 +2,12 @@
  * The pool: one client per configured upstream, all connected at once at start (a slow or dead one
  * never holds up the others), reconnected with capped exponential backoff and jitter when they fail
  * or drop (a stdio child that died is started again), each step published as a lifecycle event.
+ *
+ * Readiness: a host lists tools right after initialize, often once (mcporter; any host that ignores
+ * list_changed). So what depends on the upstreams waits for each one's first connection attempt, at
+ * most its `timeouts.ready`; retries are never waited for. Once every first attempt has ended (or
+ * its bound passed), `ready()` is a field read: nothing more is waited for, and nothing is allocated
+ * per call.
  */
 import {
   type ClientHandlers,
@@ -73,6 +79,13 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
   /** Settles when the current connection attempt ends, either way. */
   attempt: Promise<void> | undefined;
+  /**
+   * Settles when the first attempt ends or its ready bound passes (or the pool stops); undefined
+   * before start and once it has settled.
+   */
+  starting: Promise<void> | undefined;
+  /** Ends the wait of `starting` (the pool stops). */
+  release: (() => void) | undefined;
 }
 
 export type PoolListener = (name: string, client: UpstreamClient | undefined) => void;
@@ -81,6 +94,10 @@ export class Pool {
   readonly #opts: PoolOptions;
   readonly #slots = new Map<string, Slot>();
   readonly #listeners = new Set<PoolListener>();
+  /** Aborts the connection attempts in flight when the pool stops (their children are ended). */
+  readonly #abort = new AbortController();
+  /** Settles when every upstream's `starting` has; undefined when nothing is waited for. */
+  #ready: Promise<void> | undefined;
   #stopped = false;
 
   constructor(opts: PoolOptions) {
@@ -93,13 +110,62 @@ export class Pool {
         client: undefined,
         timer: undefined,
         attempt: undefined,
+        starting: undefined,
+        release: undefined,
       });
     }
   }
 
   /** Starts connecting every upstream; returns at once. */
   start(): void {
-    for (const slot of this.#slots.values()) this.#connect(slot);
+    const waits: Promise<void>[] = [];
+    for (const slot of this.#slots.values()) {
+      this.#connect(slot);
+      const starting = this.#starting(slot);
+      if (starting) waits.push(starting);
+    }
+    if (waits.length === 0) return;
+    const ready = Promise.all(waits).then(() => {
+      if (this.#ready === ready) this.#ready = undefined;
+    });
+    this.#ready = ready;
+  }
+
+  /**
+   * What to wait for before answering from the upstreams: every first attempt still in flight, each
+   * within its ready bound. Undefined when there is nothing to wait for (then the caller goes on at
+   * once, as on every call after start).
+   */
+  ready(): Promise<void> | undefined {
+    return this.#ready;
+  }
+
+  /** The same for one upstream: undefined once its first attempt ended or its bound passed. */
+  readyFor(name: string): Promise<void> | undefined {
+    return this.#ready && this.#slots.get(name)?.starting;
+  }
+
+  /** The first attempt, bounded by the upstream's `timeouts.ready`. */
+  #starting(slot: Slot): Promise<void> | undefined {
+    const attempt = slot.attempt;
+    const bound = slot.server.settings.ready;
+    if (!attempt || bound <= 0) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const starting = new Promise<void>((resolve) => {
+      slot.release = resolve;
+      timer = setTimeout(resolve, bound);
+      // A process with nothing else to do (stdin ended) is not kept alive by this bound.
+      timer.unref?.();
+      attempt.then(resolve, resolve);
+    }).then(() => {
+      clearTimeout(timer);
+      if (slot.starting === starting) {
+        slot.starting = undefined;
+        slot.release = undefined;
+      }
+    });
+    slot.starting = starting;
+    return starting;
   }
 
   /** Resolves once every upstream's first attempt has ended (connected or failed). */
@@ -132,14 +198,21 @@ export class Pool {
     return [...this.#slots.values()].map((s) => ({ ...s.state }));
   }
 
+  /**
+   * Closes every connection, and ends the attempts in flight too (their transports are closed: a
+   * stdio server still starting is ended like a connected one). Resolves once all are closed.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#abort.abort();
     const closing: Promise<void>[] = [];
     for (const slot of this.#slots.values()) {
       if (slot.timer) clearTimeout(slot.timer);
+      slot.release?.();
       slot.state.status = "stopped";
       if (slot.client) closing.push(slot.client.close());
       slot.client = undefined;
+      if (slot.attempt) closing.push(slot.attempt);
     }
     await Promise.allSettled(closing);
   }
@@ -152,9 +225,9 @@ export class Pool {
     slot.state.attempts++;
     env.hooks.lifecycle.call({ type: "upstream.connecting", upstream: name, attempt: slot.state.attempts });
     slot.attempt = this.#open(slot).then(
-      (client) => {
+      async (client) => {
         if (this.#stopped) {
-          void client.close();
+          await client.close();
           return;
         }
         slot.client = client;
@@ -170,6 +243,8 @@ export class Pool {
         this.#tell(name, client);
       },
       (err: Error) => {
+        // Aborted by stop(): not a failure of the upstream's.
+        if (this.#stopped) return;
         const message = this.#redact(err.message);
         slot.state.status = "failed";
         slot.state.error = message;
@@ -198,6 +273,7 @@ export class Pool {
     return connectUpstream({
       target,
       fingerprint,
+      signal: this.#abort.signal,
       env: o.env,
       settings: s.settings,
       handlers: o.handlers,

@@ -20,8 +20,7 @@ import {
   type LifecycleEvent,
   type ServerRequestContext,
 } from "@mcpx/core";
-import { acceptedContent } from "./form.js";
-import { checkElicitationUrl } from "./url.js";
+import { acceptedContent, checkElicitationUrl } from "@mcpx/elicitation-rules";
 
 export interface BrokerOptions {
   /** Hold questions even with nobody attached (until the deadline); default false: cancel at once. */

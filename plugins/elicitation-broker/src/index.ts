@@ -15,16 +15,7 @@ export {
   type PendingElicitation,
   type SettledElicitation,
 } from "./broker.js";
-export {
-  acceptedContent,
-  checkFormAnswer,
-  formFields,
-  parseFields,
-  requiredFields,
-  withDefaults,
-} from "./form.js";
 export { brokerRoutes } from "./routes.js";
-export { checkElicitationUrl, isLoopbackHostname, type UrlVerdict } from "./url.js";
 
 export const PLUGIN_NAME = "@mcpx/elicitation-broker";
 

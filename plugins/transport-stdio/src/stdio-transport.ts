@@ -27,6 +27,12 @@ const WRITE_ERROR_WAIT_MS = 250;
  * JSON array is a batch and each element is delivered. The child's stderr goes to the log with the
  * upstream's name. When the child exits, the sink hears it at once, so no caller waits for a deadline.
  * A line over upstream.maxFrameBytes is dropped as it streams in and fails the request it answers.
+ *
+ * The child leads a process group of its own (POSIX), and closing signals the group: a server run
+ * through `npx -y …` or a shell (`sh -c "node server.js; …"`) is a grandchild of mcpx, which a signal
+ * to the direct child alone would leave running. If mcpx itself is killed (SIGKILL) no signal is
+ * sent; what remains is that the children's stdin closes with mcpx, and a server that exits at the
+ * end of its input (as the stdio transport of the spec expects) ends then.
  */
 export class StdioTransport implements Transport {
   readonly kind = "stdio";
@@ -62,6 +68,9 @@ export class StdioTransport implements Transport {
         env: childEnv(this.#target.env),
         stdio: ["pipe", "pipe", "pipe"],
         windowsHide: true,
+        // A process group of its own, so that closing reaches its descendants too (see #signal).
+        // On Windows this would open a console window instead: there the child alone is ended.
+        detached: GROUPS,
       });
       this.#child = child;
       const out = new LineFramer(this.#ctx.settings.maxFrameBytes);
@@ -224,15 +233,43 @@ export class StdioTransport implements Transport {
       if (!child || !exited) return;
       const grace = this.#ctx.settings.closeGrace;
       child.stdin?.end();
+      if (await settlesWithin(exited, grace)) {
+        // The child ended; anything it started and left in its group is ended with it.
+        this.#signal(child, "SIGTERM");
+        return;
+      }
+      this.#signal(child, "SIGTERM");
       if (await settlesWithin(exited, grace)) return;
-      child.kill("SIGTERM");
-      if (await settlesWithin(exited, grace)) return;
-      child.kill("SIGKILL");
+      this.#signal(child, "SIGKILL");
       await exited;
     })();
     return this.#stopping;
   }
+
+  /**
+   * Signals the child's process group (the child and its descendants), or the child alone where
+   * there are no groups. A group with nobody left in it is no error.
+   */
+  #signal(child: ChildProcess, signal: NodeJS.Signals): void {
+    const pid = child.pid;
+    if (GROUPS && pid !== undefined) {
+      try {
+        process.kill(-pid, signal);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ESRCH") return;
+        this.#ctx.log.debug("could not signal the process group", {
+          upstream: this.#target.name,
+          error: (err as Error).message,
+        });
+      }
+    }
+    child.kill(signal);
+  }
 }
+
+/** Whether children get a process group of their own (POSIX; on Windows `detached` means a console). */
+const GROUPS = process.platform !== "win32";
 
 function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {

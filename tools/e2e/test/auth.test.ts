@@ -314,7 +314,8 @@ describe("auth schemes arrive as the server expects them", () => {
       const up = await httpUpstream(rev);
       const config = { servers: { up: { url: up.url, auth: { type: "oauth", clientId: "mcpx" } } } };
       const out = await toolsList(config, {});
-      expect(out.code).toBe(1);
+      // exit 3: the upstream is unreachable (mcpx's exit codes, cli/exit-codes)
+      expect(out.code).toBe(3);
       expect(out.servers[0]).toMatchObject({ server: "up", status: "failed" });
       expect(out.servers[0]?.error).toMatch(/OAuth is not available yet/);
       // refused before connecting: the server heard nothing at all
@@ -338,7 +339,7 @@ describe("credentials go only to the configured origin", () => {
       { servers: { up: { url: sse.url, auth: { type: "bearer", token: "${env:TOKEN}" } } } },
       { TOKEN: "same-origin-only" },
     );
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(3);
     expect(out.servers[0]?.status).toBe("failed");
     expect(out.servers[0]?.error).toMatch(/another origin/);
     expect(sse.foreignRequests).toEqual([]);
@@ -360,7 +361,7 @@ describe("credentials go only to the configured origin", () => {
       { servers: { up: { url: http.url, auth: { type: "bearer", token: "${env:TOKEN}" } } } },
       { TOKEN: "same-origin-only" },
     );
-    expect(redirected.code).toBe(1);
+    expect(redirected.code).toBe(3);
     expect(redirected.servers[0]?.error).toMatch(/another origin/);
     expect(foreign).toEqual([]);
     expect(http.requests.length).toBeGreaterThan(0);

@@ -37,7 +37,8 @@ describe("the mcpx command without a daemon", () => {
   it("cli/tools-list-dead-upstream-does-not-hold-up-the-rest", async () => {
     const dir = await configDir({ servers: { everything, dead: { command: "/nonexistent/mcp-server" } } });
     const out = await mcpx(dir, "tools", "list");
-    expect(out.code).toBe(1);
+    // Exit 3: an upstream is unreachable (it was 1 before exit codes were given meanings).
+    expect(out.code).toBe(3);
     expect(out.stdout).toContain("everything: 2025-11-25 over stdio");
     expect(out.stdout).toMatch(
       /^dead: failed \(upstream dead: cannot run \/nonexistent\/mcp-server: .*ENOENT\)$/m,
@@ -56,7 +57,8 @@ describe("the mcpx command without a daemon", () => {
     const read = await mcpx(dir, "resources", "read", first);
     expect(read.code).toBe(0);
     const bad = await mcpx(dir, "call", "ev__echo", "{not json");
-    expect(bad.code).toBe(1);
+    // Exit 2: a usage error (it was 1 before exit codes were given meanings).
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/arguments are not valid JSON/);
   });
 

@@ -1,70 +1,69 @@
 /** `mcpx call <tool> [arguments]`: calls a tool by the name mcpx exposes it under and prints what it returned. */
-import { InvalidParamsError, type JSONObject } from "@mcpx/core";
-import { cliContext } from "../cli-peer.js";
+import type { JSONObject } from "@mcpx/core";
+import { inputs, toolArguments } from "../arguments.js";
 import { DaemonClient } from "../daemon-client.js";
+import { UsageError } from "../errors.js";
+import { EXIT_INTERRUPTED, INTERRUPTED, interactiveCall } from "../interactive-call.js";
 import type { MainIO } from "../io.js";
-import { type CommonOptions, printJson, withUpstreams } from "../one-shot.js";
+import { findItem, serversFor } from "../lookup.js";
+import { printJson, type UpstreamOptions, withUpstreams } from "../one-shot.js";
 import { renderContent } from "../render.js";
+import { didYouMean } from "../suggest.js";
 
-export interface CallOptions extends CommonOptions {
+export interface CallOptions extends UpstreamOptions {
   arg?: string[];
   /** Through the running daemon (questions the upstream asks then reach its broker: mcpx elicit). */
   daemon?: boolean;
 }
 
-/** Arguments from a JSON object and/or repeated --arg key=value (values parsed as JSON when they are JSON). */
-export function parseArguments(json: string | undefined, pairs: readonly string[] = []): JSONObject {
-  let args: JSONObject = {};
-  if (json !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch (err) {
-      throw new InvalidParamsError(`arguments are not valid JSON: ${(err as Error).message}`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new InvalidParamsError("arguments must be a JSON object");
-    }
-    args = parsed as JSONObject;
-  }
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new InvalidParamsError(`--arg ${JSON.stringify(pair)} is not key=value`);
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // a plain string
-    }
-    args[pair.slice(0, eq)] = value;
-  }
-  return args;
-}
-
+/**
+ * `words` are the arguments after the tool's name: key=value pairs and/or one JSON object; each
+ * value is typed by the tool's input schema (arguments.ts), so the tool is looked up first.
+ */
 export async function call(
   tool: string,
-  json: string | undefined,
+  words: readonly string[],
   opts: CallOptions,
   io: MainIO,
 ): Promise<number> {
-  const args = parseArguments(json, opts.arg);
+  const given = inputs(words, opts.arg ?? []);
   if (opts.daemon) {
-    const daemon = await DaemonClient.forConfig(opts, io);
-    if (!(await daemon.reachable(2000))) {
-      io.stderr(`mcpx: no daemon answers at ${daemon.base} (start one with mcpx serve)\n`);
-      return 1;
+    if (opts.stdio !== undefined || opts.url !== undefined) {
+      throw new UsageError("--daemon calls the running daemon's tools: it takes no --stdio or --url");
     }
+    const daemon = await DaemonClient.reached(opts, io);
+    const listed = await daemon.get<{ tools: JSONObject[] }>("list/tools");
+    const found = listed.tools.find((t) => t.name === tool);
+    if (!found) {
+      throw new UsageError(
+        `the daemon has no tool ${tool}`,
+        didYouMean(
+          tool,
+          listed.tools.map((t) => String(t.name)),
+        ),
+      );
+    }
+    const args = toolArguments(given, found.inputSchema);
     return print(await daemon.post<JSONObject>("call", { name: tool, arguments: args }), opts, io);
   }
-  return withUpstreams(opts, io, async ({ gateway }) => {
-    const result = await gateway.dispatcher.handle(
-      "tools/call",
-      { name: tool, arguments: args },
-      cliContext(io),
-    );
-    return print(result, opts, io);
-  });
+  return withUpstreams(
+    opts,
+    io,
+    async (rt) => {
+      const found = await findItem(rt, "tools", tool);
+      const args = toolArguments(given, found.inputSchema);
+      // Progress drawn on a terminal, Ctrl-C cancels (interactive-call.ts).
+      const result = await interactiveCall(io, opts, (ctx) =>
+        rt.gateway.dispatcher.handle("tools/call", { name: tool, arguments: args }, ctx),
+      );
+      if (result === INTERRUPTED) {
+        io.stderr("cancelled\n");
+        return EXIT_INTERRUPTED;
+      }
+      return print(result, opts, io);
+    },
+    serversFor(tool),
+  );
 }
 
 function print(result: JSONObject, opts: CallOptions, io: MainIO): number {

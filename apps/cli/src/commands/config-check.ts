@@ -2,19 +2,26 @@
  * `mcpx config check [file]`: loads the config and applies its plugins exactly as the daemon would,
  * and checks each server's auth against the auth schemes they installed (an unknown type names the
  * server and the type and lists the installed ones; OAuth is not available yet), then prints what
- * it found (exit 0) or every problem, one per line (exit 2). Never prints an env
- * value, an auth value, a URL's query string or credentials, or anything that came from ${env:...}.
+ * it found (exit 0) or every problem, one per line (exit 2). With --connect it also starts each
+ * server and reports its revision, transport and tool count, or the exact failure (exit 3 when one is
+ * unreachable). Never prints an env value, an auth value, a URL's query string or credentials, or
+ * anything that came from ${env:...}.
  */
 import * as path from "node:path";
 import { checkAuth } from "@mcpx/client";
 import { loadConfig, type McpxConfig, type ServerConfig } from "@mcpx/config";
 import { AuthError, ConfigError, createHost, createLogger, type Host, PluginError, redact } from "@mcpx/core";
-import { applyPlugins } from "@mcpx/daemon";
+import { applyPlugins, loadRuntime } from "@mcpx/daemon";
+import { toolFilter } from "@mcpx/gateway";
+import { EXIT_UNREACHABLE } from "../errors.js";
 import type { MainIO } from "../io.js";
+import { publicUrl } from "./config-output.js";
 
 export interface CheckOptions {
   file: string;
   json?: boolean;
+  /** Also start each server and report its revision, transport and tool count, or its failure. */
+  connect?: boolean;
 }
 
 interface ServerSummary {
@@ -28,6 +35,8 @@ interface ServerSummary {
   auth?: string;
   env?: string[];
   disabled?: true;
+  /** With --connect: what connecting found. */
+  connect?: Connected;
 }
 
 interface PluginSummary {
@@ -53,11 +62,17 @@ export async function configCheck(options: CheckOptions, io: MainIO): Promise<nu
     });
     await applyPlugins(config, host);
     checkAuths(config, host);
-    report(io, options, shown, config, host.plugins);
-    return 0;
+    const connected = options.connect ? await connectEach(config, io) : undefined;
+    report(io, options, shown, config, host.plugins, connected);
+    // Exit 3 when a server could not be reached: the config is fine, the servers are not.
+    return connected && [...connected.values()].some((c) => c.status !== "connected") ? EXIT_UNREACHABLE : 0;
   } catch (err) {
     if (!(err instanceof ConfigError || err instanceof PluginError)) throw err;
-    const problems = err instanceof ConfigError ? err.problems : [err.message];
+    let problems = err instanceof ConfigError ? err.problems : [err.message];
+    if (err instanceof ConfigError && (err.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+      // Which file was looked for, whatever directory the command ran in, and how to make one.
+      problems = [`no config file at ${file} (create one with \`mcpx config init\`)`];
+    }
     const safe = problems.map((p) => (config ? redact(p, config.secrets) : p));
     if (options.json) {
       io.stdout(`${JSON.stringify({ ok: false, config: file, problems: safe }, null, 2)}\n`);
@@ -89,8 +104,14 @@ function report(
   shown: string,
   config: McpxConfig,
   plugins: readonly PluginSummary[],
+  connected?: ReadonlyMap<string, Connected>,
 ): void {
-  const servers = Object.values(config.servers).map(summarise);
+  const servers = Object.values(config.servers).map((server) => {
+    const summary = summarise(server);
+    const found = connected?.get(server.name);
+    if (found) summary.connect = found;
+    return summary;
+  });
   if (options.json) {
     const out = { ok: true, config: config.path, servers, plugins };
     io.stdout(`${redact(JSON.stringify(out, null, 2), config.secrets)}\n`);
@@ -107,6 +128,7 @@ function report(
     if (s.auth) facts.push(`auth: ${s.auth}`);
     if (s.env) facts.push(`env: ${s.env.join(", ")}`);
     if (s.disabled) facts.push("disabled");
+    if (s.connect) facts.push(connectedLine(s.connect));
     lines.push(`  ${s.name}`, ...facts.map((f) => `    ${f}`));
   }
   lines.push(`plugins (${plugins.length}):`);
@@ -114,6 +136,63 @@ function report(
     lines.push(`  ${p.name}${p.version ? `@${p.version}` : ""}${p.source ? `  from ${p.source}` : ""}`);
   }
   io.stdout(`${redact(lines.join("\n"), config.secrets)}\n`);
+}
+
+interface Connected {
+  status: string;
+  revision?: string;
+  transport?: string;
+  tools?: number;
+  error?: string;
+}
+
+/**
+ * Starts every server that is not disabled, as `mcpx serve` would (concurrently, no retries), and
+ * notes what each negotiated and how many tools it shows (its tools.include/exclude applied), or
+ * exactly why it failed (redacted like every upstream error).
+ */
+async function connectEach(config: McpxConfig, io: MainIO): Promise<Map<string, Connected>> {
+  const rt = await loadRuntime({
+    configFile: config.path ?? "(config)",
+    config,
+    ...(io.env ? { env: io.env } : {}),
+    writeLog: (line) => io.stderr(`${line}\n`),
+    logLevel: "error",
+    oneShot: true,
+  });
+  const out = new Map<string, Connected>();
+  rt.gateway.start();
+  try {
+    await rt.gateway.pool.settled();
+    for (const state of rt.gateway.pool.states()) {
+      const found: Connected = { status: state.status };
+      if (state.revision) found.revision = state.revision;
+      if (state.transport) found.transport = state.transport;
+      if (state.error) found.error = state.error;
+      const client = rt.gateway.pool.client(state.name);
+      const server = config.servers[state.name];
+      if (client && server && state.status === "connected") {
+        try {
+          const shown = toolFilter(server.tools);
+          found.tools = client.negotiated.serverCapabilities.tools
+            ? (await client.listTools()).filter((t) => shown(String(t.name))).length
+            : 0;
+        } catch (err) {
+          found.status = "failed";
+          found.error = `listing its tools failed: ${redact((err as Error).message, config.secrets)}`;
+        }
+      }
+      out.set(state.name, found);
+    }
+  } finally {
+    await rt.gateway.stop();
+  }
+  return out;
+}
+
+function connectedLine(c: Connected): string {
+  if (c.status !== "connected") return `${c.status}: ${c.error ?? "no connection"}`;
+  return `connected: ${c.revision} over ${c.transport}, ${c.tools ?? 0} tool${c.tools === 1 ? "" : "s"}`;
 }
 
 function summarise(server: ServerConfig): ServerSummary {
@@ -132,18 +211,4 @@ function summarise(server: ServerConfig): ServerSummary {
 
 function commandLine(command: string, args: readonly string[]): string {
   return [command, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
-}
-
-/** The URL without its query string, fragment or credentials, any of which may hold a secret. */
-function publicUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.search = "";
-    u.hash = "";
-    u.username = "";
-    u.password = "";
-    return u.href;
-  } catch {
-    return url.replace(/[?#].*$/s, "");
-  }
 }

@@ -1,9 +1,9 @@
-/** `mcpx serve`, `mcpx stdio`, `mcpx status` and `mcpx events`. */
+/** `mcpx serve`, `mcpx stdio` and `mcpx events` (`mcpx status` is status.ts). */
 import * as path from "node:path";
 import { serve, serveStdio } from "@mcpx/daemon";
 import { DaemonClient } from "../daemon-client.js";
 import type { MainIO } from "../io.js";
-import { type CommonOptions, printJson } from "../one-shot.js";
+import type { CommonOptions } from "../one-shot.js";
 import { forTerminal } from "../render.js";
 
 export interface ServeCommandOptions extends CommonOptions {
@@ -21,73 +21,43 @@ export async function serveCommand(opts: ServeCommandOptions, io: MainIO): Promi
     ...(opts.stateDir ? { stateDir: path.resolve(io.cwd ?? process.cwd(), opts.stateDir) } : {}),
   });
   io.stdout(`mcpx listening at ${serving.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilSignal();
   await serving.stop();
   return 0;
 }
 
+/**
+ * The signals that end mcpx gracefully. SIGHUP too: the upstreams run in process groups of their
+ * own, so a closing terminal's hangup reaches mcpx alone, and mcpx must end them itself.
+ */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** Resolves at the first of STOP_SIGNALS (or when `done` settles), removing its handlers. */
+function untilSignal(done?: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      for (const s of STOP_SIGNALS) process.off(s, stop);
+      resolve();
+    };
+    for (const s of STOP_SIGNALS) process.on(s, stop);
+    done?.then(stop, stop);
+  });
+}
+
 export async function stdioCommand(opts: ServeCommandOptions, io: MainIO): Promise<number> {
-  const { done } = await serveStdio({
+  const serving = await serveStdio({
     configFile: path.resolve(io.cwd ?? process.cwd(), opts.config),
     ...(io.env ? { env: io.env } : {}),
     ...(opts.stateDir ? { stateDir: path.resolve(io.cwd ?? process.cwd(), opts.stateDir) } : {}),
   });
-  await done;
-  return 0;
-}
-
-interface Status {
-  version: string;
-  url?: string;
-  startedAt: string;
-  peers: number;
-  upstreams: {
-    name: string;
-    status: string;
-    revision?: string;
-    transport?: string;
-    error?: string;
-    attempts: number;
-  }[];
-}
-
-export async function statusCommand(opts: CommonOptions, io: MainIO): Promise<number> {
-  const daemon = await DaemonClient.forConfig(opts, io);
-  if (!(await daemon.reachable(2000))) {
-    io.stderr(`mcpx: no daemon answers at ${daemon.base} (start one with mcpx serve)\n`);
-    return 1;
-  }
-  const status = await daemon.get<Status>("status");
-  if (opts.json) {
-    printJson(io, status);
-    return 0;
-  }
-  const lines = [
-    `mcpx ${status.version} at ${status.url ?? "?"} since ${status.startedAt}, ${status.peers} client(s)`,
-  ];
-  for (const u of status.upstreams) {
-    const era = u.revision ? ` ${u.revision} over ${u.transport}` : "";
-    const err = u.error ? ` (${forTerminal(u.error)})` : "";
-    lines.push(`  ${u.name}: ${u.status}${era}${err}`);
-  }
-  io.stdout(`${lines.join("\n")}\n`);
+  // Hosts end mcpx by closing its input (done) or with a signal: either way every upstream goes.
+  await untilSignal(serving.done);
+  await serving.stop();
   return 0;
 }
 
 export async function eventsCommand(opts: CommonOptions & { follow?: boolean }, io: MainIO): Promise<number> {
-  const daemon = await DaemonClient.forConfig(opts, io);
-  if (!(await daemon.reachable(2000))) {
-    io.stderr(`mcpx: no daemon answers at ${daemon.base} (start one with mcpx serve)\n`);
-    return 1;
-  }
+  const daemon = await DaemonClient.reached(opts, io);
   const print = (e: Record<string, unknown>) => {
     if (opts.json) io.stdout(`${JSON.stringify(e)}\n`);
     else {

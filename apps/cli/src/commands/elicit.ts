@@ -13,16 +13,14 @@
  * field and the rule, and the command exits 2 without sending anything.
  */
 import type { JSONObject } from "@mcpx/core";
+import type { BrokerEvent, PendingElicitation, SettledElicitation } from "@mcpx/elicitation-broker";
 import {
-  type BrokerEvent,
   checkFormAnswer,
   formFields,
-  type PendingElicitation,
   parseFields,
   requiredFields,
-  type SettledElicitation,
   withDefaults,
-} from "@mcpx/elicitation-broker";
+} from "@mcpx/elicitation-rules";
 import { DaemonClient } from "../daemon-client.js";
 import type { MainIO } from "../io.js";
 import { type CommonOptions, printJson } from "../one-shot.js";

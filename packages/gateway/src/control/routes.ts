@@ -6,6 +6,7 @@ import { CONTROL_PREFIX, type ControlRoute, InvalidParamsError, type JSONObject 
 import type { ListKind } from "../catalog.js";
 import type { Gateway } from "../gateway.js";
 import type { CallContext, Peer } from "../server/peer.js";
+import { toolFilter } from "../tool-filter.js";
 
 const KINDS: Record<string, ListKind> = {
   tools: "tools",
@@ -19,6 +20,11 @@ export interface DaemonInfo {
   /** The MCP endpoint's URL. */
   url?: string;
   startedAt: string;
+  /**
+   * The absolute path of the config file the daemon runs (none for a config built in memory):
+   * `mcpx status` tells a user whose `--config` names another file.
+   */
+  config?: string;
 }
 
 /** A control caller as the gateway's peer: it gets nothing outside its own requests. */
@@ -73,11 +79,14 @@ export function builtinRoutes(gateway: Gateway, info: DaemonInfo): ControlRoute[
           let error = state.error;
           if (client && server) {
             try {
-              tools = (await client.listTools()).map((t) => ({
-                name: gateway.namespaces.name(server, String(t.name)),
-                original: t.name,
-                ...(typeof t.description === "string" ? { description: t.description } : {}),
-              }));
+              const shown = toolFilter(server.tools);
+              tools = (await client.listTools())
+                .filter((t) => shown(String(t.name)))
+                .map((t) => ({
+                  name: gateway.namespaces.name(server, String(t.name)),
+                  original: t.name,
+                  ...(typeof t.description === "string" ? { description: t.description } : {}),
+                }));
             } catch (err) {
               // An upstream's error may quote a credential.
               error = gateway.protocol.redact((err as Error).message);

@@ -1,8 +1,10 @@
 /**
  * A form answer, as a person gives it: fields from the command line (`name=Ada`, typed by the
  * requested schema), defaults filled in for what was left out (never over what was given), and the
- * whole checked with ajv against the requested schema before it is sent. Shared by the broker (which
- * checks every answer it is handed) and the CLI (which checks before it sends one).
+ * whole checked with ajv against the requested schema before it is sent (client/elicitation.mdx
+ * "Form Mode Security": clients SHOULD validate all responses against the provided schema). Shared by
+ * every handler: the broker (which checks every answer it is handed), the terminal (which checks each
+ * field as it is typed) and the CLI (which checks before it sends one).
  */
 
 import { describeSchemaErrors, InvalidParamsError, type JSONObject } from "@mcpx/core";
@@ -109,6 +111,11 @@ export function acceptedContent(content: JSONObject, schema: JSONObject | undefi
     throw new InvalidParamsError(`the answer does not fit the form: ${problems.join("; ")}`, { problems });
   }
   return withDefaults(content, schema);
+}
+
+/** Problems with one field's value, as it is typed (empty when it fits). */
+export function fieldProblems(key: string, schema: JSONObject, value: unknown): string[] {
+  return validate({ [key]: value }, { type: "object", properties: { [key]: schema } });
 }
 
 /** Checks `value` against a form's schema. Each form's schema is compiled, used and dropped again. */
