@@ -16,6 +16,8 @@ afterEach(async () => {
 async function stdioChild(modes: HostileMode[], versions = ["2025-06-18"]) {
   const h = await hostileStdio({ versions, tools: [echo], modes });
   const child: ChildProcess = spawn(h.command, h.args, { stdio: ["pipe", "pipe", "pipe"] });
+  // A child that crashes or exits at start resets its pipes (ECONNRESET, EPIPE): that is the test.
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on("error", () => {});
   let out = Buffer.alloc(0);
   child.stdout?.on("data", (chunk: Buffer) => {
     out = Buffer.concat([out, chunk]);
