@@ -38,6 +38,8 @@ export class Prompter {
     this.#rl = createInterface({ input: streams.input, output: streams.output, terminal, historySize: 0 });
     this.#rl.on("SIGINT", () => this.#dismiss("interrupt"));
     this.#rl.on("close", () => this.#dismiss("end-of-input"));
+    // readline re-emits its input's errors; a terminal that breaks ends the prompt like end of input.
+    this.#rl.on("error", () => this.#dismiss("end-of-input"));
     if (signal.aborted) this.#dismissed = "withdrawn";
     else signal.addEventListener("abort", this.#onAbort, { once: true });
   }
