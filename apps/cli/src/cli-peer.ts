@@ -18,8 +18,8 @@ export interface CallWatch {
 export function cliContext(io: MainIO, watch?: CallWatch): CallContext {
   const peer: Peer = {
     id: "cli",
-    era: "legacy",
-    version: "2025-11-25",
+    // In process: it speaks no revision, and is asked nothing.
+    revision: undefined,
     capabilities: {},
     authContext: "cli",
     notify: () => false,

@@ -1,18 +1,25 @@
 /**
  * Talking to a running daemon's control API (/.mcpx/ on the configured listen address, with the
- * configured token). `reachable` tells whether one is running, quickly.
+ * configured token), through @mcpx/http: one HTTP client (a keep-alive undici agent that sends the
+ * token to the daemon's origin only) for every request, and its SSE reader for the streaming routes.
+ * `reachable` tells whether one is running, quickly.
  */
-import { request as httpRequest } from "node:http";
 import * as path from "node:path";
 import { type ListenOnly, loadListen } from "@mcpx/config";
+import { DEFAULT_UPSTREAM_SETTINGS } from "@mcpx/core";
+import { discard, type HttpAnswer, HttpClient, type HttpMethod, readSse } from "@mcpx/http";
 import { UnreachableError } from "./errors.js";
 import type { MainIO } from "./io.js";
+
+/** How the daemon is named in what the HTTP client reports (`upstream mcpx daemon: GET … failed`). */
+const DAEMON = "mcpx daemon";
 
 export class DaemonClient {
   readonly base: string;
   /** The config file the daemon was looked for from (its absolute path). */
   readonly configPath: string;
   readonly #token: string | undefined;
+  readonly #http = new HttpClient(DAEMON);
 
   constructor(config: ListenOnly) {
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
@@ -40,104 +47,102 @@ export class DaemonClient {
     throw new UnreachableError(`no daemon answers at ${daemon.base}`, "start one with `mcpx serve`");
   }
 
-  #headers(extra: Record<string, string> = {}): Record<string, string> {
-    return this.#token ? { authorization: `Bearer ${this.#token}`, ...extra } : extra;
+  /**
+   * One request to a control route. No timeout unless `signal` says so: a call through the daemon
+   * waits for a person to answer an elicitation, however long that takes.
+   */
+  #send(
+    method: HttpMethod,
+    route: string,
+    extra: Record<string, string> = {},
+    body?: string,
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer> {
+    const headers = this.#token ? { authorization: `Bearer ${this.#token}`, ...extra } : extra;
+    return this.#http.send(method, new URL(route, this.base), headers, body, signal);
   }
 
   async reachable(timeoutMs = 500): Promise<boolean> {
     try {
-      const res = await fetch(`${this.base}status`, {
-        headers: this.#headers(),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      await res.body?.cancel();
-      return res.ok;
+      const res = await this.#send("GET", "status", {}, undefined, AbortSignal.timeout(timeoutMs));
+      await discard(res.body);
+      return res.status >= 200 && res.status < 300;
     } catch {
       return false;
     }
   }
 
   async get<T>(route: string): Promise<T> {
-    return this.#json<T>(await fetch(`${this.base}${route}`, { headers: this.#headers() }));
+    return answer<T>(await this.#send("GET", route));
+  }
+
+  /** POSTs JSON and waits for the answer however long it takes. */
+  async post<T>(route: string, body: unknown): Promise<T> {
+    const res = await this.#send("POST", route, { "content-type": "application/json" }, JSON.stringify(body));
+    return answer<T>(res);
   }
 
   /**
-   * POSTs JSON and waits for the answer however long it takes (a call through the daemon waits for a
-   * person to answer an elicitation; fetch would give up on the headers after five minutes).
+   * The items of a streaming route (SSE, one JSON item per event), as they come, until `signal`
+   * aborts or the daemon ends it.
    */
-  post<T>(route: string, body: unknown): Promise<T> {
-    const text = JSON.stringify(body);
-    return new Promise<T>((resolve, reject) => {
-      const req = httpRequest(
-        `${this.base}${route}`,
-        {
-          method: "POST",
-          headers: this.#headers({
-            "content-type": "application/json",
-            "content-length": String(Buffer.byteLength(text)),
-          }),
-        },
-        (res) => {
-          let answer = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk: string) => {
-            answer += chunk;
-          });
-          res.on("end", () => {
-            try {
-              resolve(parseAnswer<T>(res.statusCode ?? 0, answer));
-            } catch (err) {
-              reject(err);
-            }
-          });
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      req.end(text);
-    });
-  }
-
-  /** The items of a streaming route, as they come, until `signal` aborts or the daemon ends it. */
   async *stream<T>(route: string, signal?: AbortSignal): AsyncGenerator<T> {
-    const res = await fetch(`${this.base}${route}`, {
-      headers: this.#headers({ accept: "text/event-stream" }),
-      ...(signal ? { signal } : {}),
-    });
-    if (!res.ok || !res.body) throw new Error(`the daemon answered ${res.status} to ${route}`);
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end = buffer.indexOf("\n\n");
-        while (end !== -1) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = event
-            .split("\n")
-            .filter((l) => l.startsWith("data:"))
-            .map((l) => l.slice(5).trimStart())
-            .join("\n");
-          if (data) yield JSON.parse(data) as T;
-          end = buffer.indexOf("\n\n");
-        }
-      }
-    } catch (err) {
-      if (!signal?.aborted) throw err;
+    const res = await this.#send("GET", route, { accept: "text/event-stream" }, undefined, signal);
+    if (res.status !== 200) {
+      await discard(res.body);
+      throw new Error(`the daemon answered ${res.status} to ${route}`);
     }
-  }
-
-  async #json<T>(res: Response): Promise<T> {
-    return parseAnswer<T>(res.status, await res.text());
+    const items: T[] = [];
+    let wake: (() => void) | undefined;
+    let ended = false;
+    let failure: unknown;
+    readSse(
+      res.body,
+      {
+        // An event with no data (a keep-alive, a primed id) carries no item.
+        event: (e) => {
+          if (e.data === "") return;
+          items.push(JSON.parse(e.data) as T);
+          wake?.();
+        },
+        retry: () => {},
+        problem: () => {},
+      },
+      { upstream: DAEMON, maxEventBytes: DEFAULT_UPSTREAM_SETTINGS.maxFrameBytes },
+    ).then(
+      () => {
+        ended = true;
+        wake?.();
+      },
+      (err: unknown) => {
+        failure = err;
+        ended = true;
+        wake?.();
+      },
+    );
+    try {
+      for (;;) {
+        while (items.length > 0) yield items.shift() as T;
+        if (ended) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    } finally {
+      // The caller stopped early: the stream is of no more use.
+      if (!ended) res.body.destroy();
+    }
+    if (failure !== undefined && !signal?.aborted) throw failure;
   }
 }
 
 /** A control answer: its JSON, or the error it carries thrown. */
-function parseAnswer<T>(status: number, text: string): T {
+async function answer<T>(res: HttpAnswer): Promise<T> {
+  const text = await res.body.text();
   const body = text ? (JSON.parse(text) as unknown) : {};
-  if (status < 200 || status > 299) {
-    const message = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${status}`;
+  if (res.status < 200 || res.status > 299) {
+    const message = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`;
     throw new Error(message);
   }
   return body as T;

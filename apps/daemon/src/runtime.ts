@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { applyAuth, type ClientHandlers, checkAuth } from "@mcpx/client";
-import { type Env, loadConfig, type McpxConfig, resolvePlugins } from "@mcpx/config";
+import { type Env, loadConfig, type McpxConfig, pinProblems, resolvePlugins } from "@mcpx/config";
 import {
   AuthError,
   ConfigError,
@@ -131,14 +131,15 @@ export async function applyPlugins(
 }
 
 /**
- * Every server's auth, checked once its plugins are in: an unknown type or options its scheme
- * refuses are config errors (all of them at once, each naming the server). OAuth is not one: that
- * upstream alone is refused when it connects, and the others still run.
+ * Every server's auth and pins, checked once its plugins are in: an unknown auth type or options its
+ * scheme refuses, and a revision or transport pin no installed plugin provides, are config errors
+ * (all of them at once, each naming the server). OAuth is not one: that upstream alone is refused
+ * when it connects, and the others still run.
  */
 function checkAuthTypes(config: McpxConfig, host: Host): void {
-  const problems: string[] = [];
-  for (const server of Object.values(config.servers)) {
-    if (server.disabled) continue;
+  const enabled = Object.values(config.servers).filter((s) => !s.disabled);
+  const problems: string[] = pinProblems(enabled, host.registry);
+  for (const server of enabled) {
     try {
       checkAuth(host.registry, server);
     } catch (err) {

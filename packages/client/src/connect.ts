@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import {
   ConnectionClosedError,
   type EraRecord,
+  httpSseRevisions,
   LegacyHTTPRefusedError,
   redactError,
   redactorOf,
@@ -65,10 +66,14 @@ export async function connectUpstream(options: ConnectOptions): Promise<Upstream
   try {
     client = await open(options);
   } catch (err) {
-    if (!(err instanceof LegacyHTTPRefusedError) || pinned || !env.registry.transport("http+sse")) throw err;
+    // HTTP+SSE speaks the revisions from before Streamable HTTP: the newest of them is offered.
+    const sse = httpSseRevisions(env.registry.revisions("legacy"))[0];
+    if (!(err instanceof LegacyHTTPRefusedError) || pinned || !env.registry.transport("http+sse") || !sse) {
+      throw err;
+    }
     if (options.signal?.aborted) throw err;
     env.log.info("falling back to HTTP+SSE", { upstream: target.name, reason: err.message });
-    client = await open({ ...options, transport: "http+sse", revision: "2024-11-05" });
+    client = await open({ ...options, transport: "http+sse", revision: sse.version });
   }
   const record: EraRecord = {
     revision: client.negotiated.version,

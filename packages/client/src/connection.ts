@@ -19,7 +19,6 @@ import {
   type Logger,
   type LoggingLevel,
   type Negotiated,
-  ParamHeaderError,
   PluginError,
   type ProgressNotificationParams,
   type Registry,
@@ -32,6 +31,7 @@ import {
   type Tool,
   type Transport,
   type TransportKind,
+  transportCapabilities,
   UnsupportedVersionError,
   type UpstreamSettings,
   type UpstreamTarget,
@@ -43,7 +43,7 @@ import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.
 import { fulfilInputRequests } from "./input-required.js";
 import { type LeftOut, listScreen, showText } from "./list-screen.js";
 import { collect, withCursor } from "./pagination.js";
-import { type ParamHeader, paramHeaderValues, toolHeaders } from "./param-headers.js";
+import { ListedToolHeaders } from "./param-headers.js";
 import { type HandshakeOptions, probeEra } from "./probe.js";
 import { resultKind } from "./results.js";
 import { ServerRequests } from "./server-requests.js";
@@ -91,8 +91,8 @@ export class UpstreamClient {
   #closed = false;
   readonly #cache = new ResultCache();
   readonly #subscriptions: Subscriptions;
-  /** x-mcp-header annotations of each listed tool, or why the tool was left out. */
-  #toolHeaders: Map<string, ParamHeader[] | { invalid: string }> | undefined;
+  /** x-mcp-header annotations of each listed tool, or why the tool was left out (none before a list). */
+  #toolHeaders: ListedToolHeaders | undefined;
   #listingTools: Promise<unknown> | undefined;
 
   constructor(options: UpstreamClientOptions) {
@@ -292,36 +292,25 @@ export class UpstreamClient {
     return result;
   }
 
-  /** x-mcp-header applies on a modern HTTP connection only; over stdio and in legacy revisions it is ignored. */
+  /**
+   * x-mcp-header applies on a modern connection whose transport carries headers (HTTP) only; over
+   * stdio and in legacy revisions it is ignored. The transport's declaration says, never its kind.
+   */
   #mirrorsParams(): boolean {
-    return this.revision.features.paramHeaders && this.transport.kind !== "stdio";
+    return this.revision.features.paramHeaders && transportCapabilities(this.transport).headers;
   }
 
   /**
    * Leaves out tools with an invalid x-mcp-header (a server.warning names each) and records the
-   * annotations of the rest. Runs on the whole list, once the list screen has kept only valid tools
-   * with unique names, so a later duplicate never replaces the annotations of the tool kept.
+   * annotations of the rest, as the revision reads them.
    */
   #screenTools(tools: Tool[]): Tool[] {
-    const headers = new Map<string, ParamHeader[] | { invalid: string }>();
-    const kept: Tool[] = [];
-    for (const tool of tools) {
-      const verdict = toolHeaders(tool.inputSchema);
-      if (verdict.ok) {
-        headers.set(tool.name, verdict.headers);
-        kept.push(tool);
-      } else {
-        headers.set(tool.name, { invalid: verdict.reason });
-        const item = showText(tool.name, 80);
-        this.#warn(`tool ${item} left out: ${verdict.reason}`, {
-          tool: item,
-          list: "tools",
-          item,
-          reason: verdict.reason,
-        });
-      }
-    }
-    this.#toolHeaders = headers;
+    const listed = new ListedToolHeaders(this.revision.toolHeaders);
+    const kept = listed.screen(tools, (tool, reason) => {
+      const item = showText(tool.name, 80);
+      this.#warn(`tool ${item} left out: ${reason}`, { tool: item, list: "tools", item, reason });
+    });
+    this.#toolHeaders = listed;
     return kept;
   }
 
@@ -363,12 +352,7 @@ export class UpstreamClient {
   }
 
   #paramHeaders(name: string, params: JSONObject | undefined): Record<string, string> | undefined {
-    const known = this.#toolHeaders?.get(name);
-    if (known === undefined) return undefined;
-    if (!Array.isArray(known))
-      throw new ParamHeaderError(`tool ${name} was left out at tools/list: ${known.invalid}`);
-    if (known.length === 0) return undefined;
-    return paramHeaderValues(name, known, params?.arguments as JSONObject | undefined);
+    return this.#toolHeaders?.forCall(name, params?.arguments as JSONObject | undefined);
   }
 
   #warn(message: string, extra: Omit<ServerWarning, "upstream" | "message"> = {}): void {

@@ -26,7 +26,10 @@ import {
   type Revision,
   redactError,
   replacedForDepth,
+  type SendOptions,
   type Transport,
+  type TransportCapabilities,
+  transportCapabilities,
   type UpstreamSettings,
   withKey,
 } from "@mcpx/core";
@@ -74,8 +77,9 @@ interface Pending {
   onProgress: ((p: ProgressNotificationParams) => void) | undefined;
   progressToken: RequestId | undefined;
   /**
-   * Closes the request's response stream (modern HTTP cancellation); none on stdio, where a
-   * request has no stream of its own (an AbortController per call is measurable on the call path).
+   * Ends the request's exchange (closing its response stream is modern HTTP's cancellation); none
+   * where the transport's sends are not abortable, as on stdio (an AbortController per call is
+   * measurable on the call path).
    */
   abort: AbortController | undefined;
   cancellable: boolean;
@@ -105,6 +109,8 @@ export interface EngineParts {
 
 export class RequestEngine {
   readonly #parts: EngineParts;
+  /** What the transport declared it can do, read once: the engine never asks for its kind. */
+  readonly #can: TransportCapabilities;
   readonly #pending = new Map<RequestId, Pending>();
   readonly #byProgressToken = new Map<RequestId, Pending>();
   #nextId = 1;
@@ -116,6 +122,7 @@ export class RequestEngine {
 
   constructor(parts: EngineParts, info: ConnectionInfo) {
     this.#parts = parts;
+    this.#can = transportCapabilities(parts.transport);
     this.info = info;
     this.#frameCtx = { upstream: parts.upstream, version: undefined, transport: parts.transport.kind };
   }
@@ -156,7 +163,7 @@ export class RequestEngine {
         resetOnProgress: opts.resetTimeoutOnProgress ?? true,
         onProgress: opts.onProgress,
         progressToken,
-        abort: this.#parts.transport.kind === "stdio" ? undefined : new AbortController(),
+        abort: this.#can.abortableSends ? new AbortController() : undefined,
         cancellable: opts.cancellable ?? true,
         cleanup: undefined,
         context: opts.context,
@@ -213,12 +220,16 @@ export class RequestEngine {
       frame = hooks.outgoingFrame.call(msg, this.#frameCtx);
     }
     const transport = this.#parts.transport;
-    if (transport.kind === "stdio") return transport.send(frame, opts.signal ? { signal: opts.signal } : {});
+    const can = this.#can;
+    const sendOpts: SendOptions = {};
+    if (opts.signal) sendOpts.signal = opts.signal;
+    // The frame's era is the revision's that shaped it: a server/discover sent while a legacy
+    // negotiation is in force is modern, and belongs to no legacy session.
+    if (can.sessions && this.revision) sendOpts.era = this.revision.era;
+    if (!can.headers) return transport.send(frame, sendOpts);
     const revisionHeaders = this.#revision().headers(frame, this.info);
     // Object.assign, not two spreads (V8's slow path, see withKey): every name here is a header mcpx wrote.
     const headers = opts.headers ? Object.assign({}, revisionHeaders, opts.headers) : revisionHeaders;
-    const sendOpts: { signal?: AbortSignal; headers?: Record<string, string> } = {};
-    if (opts.signal) sendOpts.signal = opts.signal;
     if (headers) sendOpts.headers = headers;
     return transport.send(frame, sendOpts);
   }
@@ -276,7 +287,10 @@ export class RequestEngine {
 
   #cancelAction(pending: Pending): CancelAction {
     if (!pending.cancellable || !this.revision) return "never";
-    return this.revision.cancel(pending.method, this.#parts.transport.kind);
+    const action = this.revision.cancel(pending.method, this.#parts.transport.kind);
+    // Closing a stream the request does not have cancels nothing: without per-request streams the
+    // notification is the cancellation (over stdio it MUST be sent: spec basic/transports/stdio).
+    return action === "close-stream" && !this.#can.perRequestStreams ? "notify" : action;
   }
 
   #cancelBy(action: CancelAction, id: RequestId, pending: Pending, reason: string): void {

@@ -20,7 +20,7 @@ export {
   samplingHandlerFor,
 } from "./handlers.js";
 export { collect, MAX_PAGES, pages } from "./pagination.js";
-export { type ParamHeader, paramHeaderValues, type ToolHeaders, toolHeaders } from "./param-headers.js";
+export { ListedToolHeaders } from "./param-headers.js";
 export { type HandshakeOptions, isModernError, probeEra } from "./probe.js";
 export { resultKind } from "./results.js";
 export { type SubscriptionFilter, Subscriptions } from "./subscriptions.js";

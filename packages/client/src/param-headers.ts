@@ -1,133 +1,60 @@
 /**
- * x-mcp-header (2026-07-28, modern HTTP only): a tool parameter annotated `"x-mcp-header": "Name"`
- * is mirrored into the header Mcp-Param-Name. At tools/list every annotation is checked over the
- * whole schema; a tool with an invalid one is left out. At tools/call the value at the annotated
- * path becomes the header, or the call is refused before sending if it cannot be one.
+ * x-mcp-header on a connection: the parameter headers of each listed tool, as the connection's
+ * revision reads them (`revision.toolHeaders`: the rules are the revision's, 2026-07-28's plugin
+ * holds them). At tools/list a tool with an invalid annotation is left out; at tools/call the value
+ * at each annotated path becomes its header, or the call is refused before sending.
  */
-import { encodeHeaderValue, type JSONObject, ParamHeaderError } from "@mcpx/core";
+import {
+  type JSONObject,
+  type ParamHeader,
+  ParamHeaderError,
+  type Tool,
+  type ToolHeaderRules,
+} from "@mcpx/core";
 
-export interface ParamHeader {
-  /** The header name after Mcp-Param-. */
-  name: string;
-  /** The chain of `properties` keys from the root to the annotated property. */
-  path: string[];
-  type: "string" | "integer" | "boolean";
-}
+export class ListedToolHeaders {
+  readonly #rules: ToolHeaderRules;
+  /** Each listed tool's parameter headers, or why it was left out. */
+  readonly #byTool = new Map<string, readonly ParamHeader[] | { invalid: string }>();
 
-export type ToolHeaders = { ok: true; headers: ParamHeader[] } | { ok: false; reason: string };
-
-/** RFC 9110 field-name token: 1*tchar. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-/** Walks the whole input schema; every annotation must sit on a property reachable through `properties` alone. */
-export function toolHeaders(inputSchema: unknown): ToolHeaders {
-  const headers: ParamHeader[] = [];
-  const problems: string[] = [];
-  walk(inputSchema, [], true, headers, problems);
-  const seen = new Map<string, string>();
-  for (const h of headers) {
-    const lower = h.name.toLowerCase();
-    const prior = seen.get(lower);
-    if (prior !== undefined)
-      problems.push(`x-mcp-header "${h.name}" repeats "${prior}" (names are case-insensitive)`);
-    else seen.set(lower, h.name);
+  constructor(rules: ToolHeaderRules) {
+    this.#rules = rules;
   }
-  return problems.length > 0 ? { ok: false, reason: problems.join("; ") } : { ok: true, headers };
-}
 
-function walk(
-  node: unknown,
-  path: string[],
-  reachable: boolean,
-  out: ParamHeader[],
-  problems: string[],
-): void {
-  if (Array.isArray(node)) {
-    node.forEach((item, i) => {
-      walk(item, [...path, String(i)], false, out, problems);
-    });
-    return;
-  }
-  if (typeof node !== "object" || node === null) return;
-  const schema = node as JSONObject;
-  const where = path.length === 0 ? "the schema root" : `/${path.join("/")}`;
-  if ("x-mcp-header" in schema) {
-    const name = schema["x-mcp-header"];
-    if (!reachable || path.length === 0) {
-      problems.push(`x-mcp-header at ${where} is not on a property reachable through "properties" alone`);
-    } else if (typeof name !== "string" || name === "") {
-      problems.push(`x-mcp-header at ${where} must be a non-empty string`);
-    } else if (!TOKEN.test(name)) {
-      problems.push(`x-mcp-header ${JSON.stringify(name)} at ${where} is not an RFC 9110 token`);
-    } else {
-      const type = schema.type;
-      if (type !== "string" && type !== "integer" && type !== "boolean") {
-        problems.push(
-          `x-mcp-header "${name}" at ${where} is on type ${JSON.stringify(type ?? "(none)")}; only integer, string or boolean may be mirrored`,
-        );
+  /**
+   * The tools of a whole list that are kept, their annotations recorded; `leftOut` is told of each
+   * tool with an invalid one. Runs on the screened list (valid tools, unique names), so a later
+   * duplicate never replaces the annotations of the tool kept.
+   */
+  screen(tools: Tool[], leftOut: (tool: Tool, reason: string) => void): Tool[] {
+    const kept: Tool[] = [];
+    for (const tool of tools) {
+      const { headers, problems } = this.#rules.declared(tool.inputSchema);
+      if (problems.length === 0) {
+        this.#byTool.set(tool.name, headers);
+        kept.push(tool);
       } else {
-        out.push({ name, path: propertyChain(path), type });
+        const reason = problems.join("; ");
+        this.#byTool.set(tool.name, { invalid: reason });
+        leftOut(tool, reason);
       }
     }
+    return kept;
   }
-  for (const [key, child] of Object.entries(schema)) {
-    if (key === "x-mcp-header") continue;
-    if (key === "properties" && typeof child === "object" && child !== null && !Array.isArray(child)) {
-      for (const [prop, sub] of Object.entries(child as JSONObject)) {
-        walk(sub, [...path, "properties", prop], reachable, out, problems);
-      }
-      continue;
+
+  /**
+   * The Mcp-Param-* headers of a call of `tool`: none for a tool not listed or without annotations;
+   * ParamHeaderError for a tool left out at tools/list or an argument no header can carry.
+   */
+  forCall(tool: string, args: JSONObject | undefined): Record<string, string> | undefined {
+    const known = this.#byTool.get(tool);
+    if (known === undefined) return undefined;
+    if (!Array.isArray(known)) {
+      throw new ParamHeaderError(
+        `tool ${tool} was left out at tools/list: ${(known as { invalid: string }).invalid}`,
+      );
     }
-    // Anything else (items, anyOf, not, $defs, if/then, additionalProperties…) breaks reachability.
-    walk(child, [...path, key], false, out, problems);
-  }
-}
-
-/** ["properties","a","properties","b"] → ["a","b"]. */
-function propertyChain(path: string[]): string[] {
-  return path.filter((_, i) => i % 2 === 1);
-}
-
-/**
- * The Mcp-Param-* headers of one call. Absent or null omits the header; "" sends an empty one; an
- * integer outside ±(2^53−1) or a non-integer for an integer header is refused before sending.
- */
-export function paramHeaderValues(
-  tool: string,
-  headers: readonly ParamHeader[],
-  args: JSONObject | undefined,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of headers) {
-    let value: unknown = args;
-    for (const key of h.path) {
-      value = typeof value === "object" && value !== null ? (value as JSONObject)[key] : undefined;
-    }
-    if (value === undefined || value === null) continue;
-    out[`Mcp-Param-${h.name}`] = encodeHeaderValue(render(tool, h, value));
-  }
-  return out;
-}
-
-function render(tool: string, h: ParamHeader, value: unknown): string {
-  const at = `${tool}: argument ${h.path.join(".")} (Mcp-Param-${h.name})`;
-  switch (h.type) {
-    case "integer":
-      if (typeof value !== "number" || !Number.isInteger(value)) {
-        throw new ParamHeaderError(`${at} must be an integer, got ${JSON.stringify(value)}`);
-      }
-      if (value > MAX_SAFE || value < -MAX_SAFE) {
-        throw new ParamHeaderError(`${at} is outside ±(2^53−1): ${value}`);
-      }
-      return String(value);
-    case "boolean":
-      if (typeof value !== "boolean")
-        throw new ParamHeaderError(`${at} must be a boolean, got ${JSON.stringify(value)}`);
-      return String(value);
-    default:
-      if (typeof value !== "string")
-        throw new ParamHeaderError(`${at} must be a string, got ${JSON.stringify(value)}`);
-      return value;
+    if (known.length === 0) return undefined;
+    return this.#rules.values(tool, known, args);
   }
 }

@@ -13,6 +13,7 @@ export {
   upstreamSettings,
   withTimeouts,
 } from "./load.js";
+export { checkPins, type PinRegistry, pinProblems } from "./pins.js";
 export {
   DEFAULT_FALLBACK_DIRS,
   importPlugin,
@@ -23,13 +24,12 @@ export {
 } from "./plugins.js";
 export {
   configSchema,
+  HOST_FORMAT_NEEDS,
   HOST_FORMAT_TYPES,
   LOG_LEVELS,
   NAMESPACE_PATTERN,
-  REVISIONS,
-  type RevisionPin,
-  TRANSPORTS,
-  type TransportPin,
+  REVISION_PATTERN,
+  TRANSPORT_PATTERN,
 } from "./schema.js";
 export type * from "./types.js";
 export { validateConfig } from "./validate.js";

@@ -4,21 +4,33 @@
  * Defaults are here for editors to show; loading applies them in code (see load.ts).
  */
 
-/** The protocol revisions a server may be pinned to (a pin skips the era probe). */
-export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
-export type RevisionPin = (typeof REVISIONS)[number];
+/**
+ * What a revision pin looks like: a date. Which dates exist is the registry's to say, once the
+ * plugins are in (pins.ts), so a third-party revision plugin's date can be pinned.
+ */
+export const REVISION_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
 
-/** The transports a server may be pinned to. */
-export const TRANSPORTS = ["stdio", "streamable-http", "http+sse"] as const;
-export type TransportPin = (typeof TRANSPORTS)[number];
+/** What a transport pin looks like; which transports exist is the registry's to say (pins.ts). */
+export const TRANSPORT_PATTERN = "^[A-Za-z0-9][A-Za-z0-9+._-]*$";
 
-/** The `type` key of the common MCP host format, and the transport each one means. */
-export const HOST_FORMAT_TYPES = {
+/**
+ * The `type` key of the common MCP host format, and the transport each one means: the host format's
+ * own words (a documented mapping), onto the names of mcpx's built-in transports.
+ */
+export const HOST_FORMAT_TYPES: Readonly<Record<"stdio" | "http" | "streamable-http" | "sse", string>> = {
   stdio: "stdio",
   http: "streamable-http",
   "streamable-http": "streamable-http",
   sse: "http+sse",
-} as const satisfies Record<string, TransportPin>;
+};
+
+/** What each host-format `type` is: a program to run or an endpoint. */
+export const HOST_FORMAT_NEEDS: Readonly<Record<keyof typeof HOST_FORMAT_TYPES, "command" | "url">> = {
+  stdio: "command",
+  http: "url",
+  "streamable-http": "url",
+  sse: "url",
+};
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
@@ -85,8 +97,18 @@ const server = {
         "Prefix of its tools and prompts, and host of its resource URIs (default: the server's key)",
     },
     namespacing: { type: "boolean", default: true, description: "Whether names are namespaced at all" },
-    revision: { enum: [...REVISIONS], description: "Pin a protocol revision (skips the probe)" },
-    transport: { enum: [...TRANSPORTS], description: "Pin a transport (skips the probe)" },
+    revision: {
+      type: "string",
+      pattern: REVISION_PATTERN,
+      description:
+        "Pin a protocol revision (skips the probe): the date (YYYY-MM-DD) of one an installed revision plugin provides",
+    },
+    transport: {
+      type: "string",
+      pattern: TRANSPORT_PATTERN,
+      description:
+        "Pin a transport (skips the probe): the name of one an installed transport plugin provides (built in: stdio, streamable-http, http+sse)",
+    },
     type: {
       enum: Object.keys(HOST_FORMAT_TYPES),
       description: 'The common MCP host format\'s key; "http" and "sse" mean the transports of those names',
@@ -153,7 +175,7 @@ export const configSchema = {
           type: "object",
           additionalProperties: false,
           description:
-            "Bounds on legacy clients' sessions (Streamable HTTP 2025-03-26 to 2025-11-25, HTTP+SSE 2024-11-05)",
+            "Bounds on legacy clients' sessions (Streamable HTTP before the modern era, and HTTP+SSE)",
           properties: {
             max: {
               type: "integer",

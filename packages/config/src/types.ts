@@ -1,6 +1,5 @@
 /** The config as written (McpxConfigFile) and as loaded (McpxConfig, defaults applied). */
 import type { JSONObject, LogLevel, UpstreamSettings } from "@mcpx/core";
-import type { RevisionPin, TransportPin } from "./schema.js";
 
 export interface TimeoutsFile {
   request?: number;
@@ -20,8 +19,10 @@ export interface ServerEntryFile {
   auth?: AuthConfig;
   namespace?: string;
   namespacing?: boolean;
-  revision?: RevisionPin;
-  transport?: TransportPin;
+  /** A revision's date; whether an installed plugin provides it is checked once plugins load. */
+  revision?: string;
+  /** A transport's name; checked the same way. */
+  transport?: string;
   type?: "stdio" | "http" | "sse" | "streamable-http";
   tools?: ToolFilter;
   timeouts?: TimeoutsFile;
@@ -95,9 +96,12 @@ interface ServerConfigBase {
   namespace: string;
   namespacing: boolean;
   disabled: boolean;
-  /** Pins that skip the probe (`type` of the host format is mapped onto `transport`). */
-  revision?: RevisionPin;
-  transport?: TransportPin;
+  /**
+   * Pins that skip the probe (`type` of the host format is mapped onto `transport`), as written:
+   * checked against the installed plugins by checkPins once they are in.
+   */
+  revision?: string;
+  transport?: string;
   auth?: AuthConfig;
   tools: ToolFilter;
   /** The global upstream settings with this server's timeouts applied. */

@@ -1,10 +1,19 @@
 /**
  * Checks a config (already JSON-parsed and env-expanded) and returns every problem, each as
  * `<key path>: <rule>`. The schema does most of it; a few rules that span keys are checked here.
+ * Which revisions and transports exist is not known here: pins are checked once the plugins are in
+ * (pins.ts).
  */
 import { describeSchemaErrors, formatKeyPath } from "@mcpx/core";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { configSchema, HOST_FORMAT_TYPES, NAMESPACE_PATTERN } from "./schema.js";
+import {
+  configSchema,
+  HOST_FORMAT_NEEDS,
+  HOST_FORMAT_TYPES,
+  NAMESPACE_PATTERN,
+  REVISION_PATTERN,
+  TRANSPORT_PATTERN,
+} from "./schema.js";
 
 /** Words for the schema's patterns, which read badly as regular expressions. */
 const PATTERN_RULES: Record<string, string> = {
@@ -13,6 +22,8 @@ const PATTERN_RULES: Record<string, string> = {
     'must contain only letters, digits, _ and - (and never "__", which separates a namespace from a name, nor end in "_")',
   "^/": 'must start with "/"',
   "^file://": "must be a file:// URI",
+  [REVISION_PATTERN]: "must be a revision's date, YYYY-MM-DD",
+  [TRANSPORT_PATTERN]: "must be a transport's name (letters, digits, +, ., _ and -)",
 };
 
 let compiled: ValidateFunction | undefined;
@@ -58,21 +69,24 @@ function crossKeyProblems(data: unknown): string[] {
     if (!isObject(entry)) continue;
     const at = (...rest: string[]) => formatKeyPath([key, name, ...rest]);
 
-    const typed =
-      typeof entry.type === "string"
-        ? HOST_FORMAT_TYPES[entry.type as keyof typeof HOST_FORMAT_TYPES]
+    // The host format's `type` says what the entry is; a `transport` pin is checked against what its
+    // plugin reaches once the plugins are in (pins.ts).
+    const type =
+      typeof entry.type === "string" && Object.hasOwn(HOST_FORMAT_TYPES, entry.type)
+        ? (entry.type as keyof typeof HOST_FORMAT_TYPES)
         : undefined;
-    if (typed && typeof entry.transport === "string" && entry.transport !== typed) {
-      problems.push(
-        `${at("type")}: ${JSON.stringify(entry.type)} means transport ${JSON.stringify(typed)}, but "transport" is ${JSON.stringify(entry.transport)}`,
-      );
-    }
-    const transport = typeof entry.transport === "string" ? entry.transport : typed;
-    const pinKey = typeof entry.transport === "string" ? "transport" : "type";
-    if (transport === "stdio" && entry.command === undefined && entry.url !== undefined) {
-      problems.push(`${at(pinKey)}: ${JSON.stringify(transport)} needs "command", not "url"`);
-    } else if (transport && transport !== "stdio" && entry.url === undefined && entry.command !== undefined) {
-      problems.push(`${at(pinKey)}: ${JSON.stringify(transport)} needs "url", not "command"`);
+    if (type !== undefined) {
+      const typed = HOST_FORMAT_TYPES[type];
+      if (typeof entry.transport === "string" && entry.transport !== typed) {
+        problems.push(
+          `${at("type")}: ${JSON.stringify(type)} means transport ${JSON.stringify(typed)}, but "transport" is ${JSON.stringify(entry.transport)}`,
+        );
+      }
+      const needs = HOST_FORMAT_NEEDS[type];
+      const has = entry.command !== undefined ? "command" : entry.url !== undefined ? "url" : undefined;
+      if (has !== undefined && has !== needs) {
+        problems.push(`${at("type")}: ${JSON.stringify(type)} needs "${needs}", not "${has}"`);
+      }
     }
 
     if (entry.namespacing === false || entry.disabled === true) continue;

@@ -364,15 +364,18 @@ describe("config", () => {
         servers: {
           a: { type: "sse", transport: "streamable-http", url: "https://example.com/mcp" },
           b: { type: "websocket", url: "wss://example.com" },
-          c: { transport: "stdio", url: "https://example.com/mcp" },
+          c: { type: "stdio", url: "https://example.com/mcp" },
+          d: { type: "http", command: "node" },
         },
       }).problems,
     ).toEqual([
       "servers.b.url: must be an http:// or https:// URL",
       'servers.b.type: must be one of "stdio", "http", "streamable-http", "sse"',
       'servers.a.type: "sse" means transport "http+sse", but "transport" is "streamable-http"',
-      'servers.c.transport: "stdio" needs "command", not "url"',
+      'servers.c.type: "stdio" needs "command", not "url"',
+      'servers.d.type: "http" needs "url", not "command"',
     ]);
+    // A `transport` pin is checked against what its plugin reaches once plugins load (pins.test.ts).
   });
 
   it("config/pins-and-server-options", () => {
@@ -406,8 +409,17 @@ describe("config", () => {
       disabled: true,
       namespacing: false,
     });
-    expect(failure({ servers: { a: { ...everything, revision: "2099-01-01" } } }).problems).toEqual([
-      'servers.a.revision: must be one of "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"',
+    // Any date and any transport name load as written; whether a plugin provides them is checked
+    // once plugins load (pins.test.ts). What cannot be a date or a name is refused here.
+    const pinned = parseConfig({
+      servers: { a: { ...everything, revision: "2099-01-01", transport: "ws" } },
+    });
+    expect(pinned.servers.a).toMatchObject({ revision: "2099-01-01", transport: "ws" });
+    expect(
+      failure({ servers: { a: { ...everything, revision: "2025-6-18", transport: "web socket" } } }).problems,
+    ).toEqual([
+      "servers.a.revision: must be a revision's date, YYYY-MM-DD",
+      "servers.a.transport: must be a transport's name (letters, digits, +, ., _ and -)",
     ]);
   });
 

@@ -4,9 +4,6 @@
  */
 import type { JSONObject, RequestId } from "./jsonrpc.js";
 
-export const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
-export const MODERN_VERSIONS = ["2026-07-28"] as const;
-
 /** Keys of `_meta` that 2026-07-28 defines. */
 export const MetaKey = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",

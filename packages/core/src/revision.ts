@@ -1,7 +1,12 @@
 /**
- * A protocol revision is mostly data: what it has, and the few rules that differ. The client engine
- * asks the negotiated revision how to shape each frame, which headers go with it, how to cancel, when
- * a list ends and what an error means.
+ * A protocol revision is mostly data: what it has, and the few rules that differ, on both sides.
+ * As a client, mcpx asks the negotiated revision how to shape each frame, which headers go with it,
+ * how to cancel, when a list ends and what an error means; as a server, it asks the revision of each
+ * downstream client (`server`). Which methods exist is its method table (`methods`). The registry
+ * is the only list of revisions: nothing else names a version.
+ *
+ * A revision may be derived from a registered one (`{ ...base, version: "2099-01-01" }`): its
+ * methods take what they need from `this` and their arguments, never from a captured constant.
  */
 import type { JSONObject, JSONRPCErrorObject, JSONRPCMessage, JSONRPCRequest } from "./jsonrpc.js";
 import type {
@@ -12,10 +17,16 @@ import type {
   Result,
   ServerCapabilities,
 } from "./mcp.js";
+import type { MethodTable } from "./method-table.js";
+import type { ToolHeaderRules } from "./param-headers.js";
+import type { ServerFacet } from "./server-facet.js";
 import type { UpstreamSettings } from "./settings.js";
 import type { TransportKind } from "./transport.js";
 
 export type Era = "legacy" | "modern";
+
+/** The eras, newest first: what mcpx serves is listed in this order (then newest first within each). */
+export const ERAS: readonly Era[] = Object.freeze(["modern", "legacy"]);
 
 export interface RevisionFeatures {
   /** The initialize handshake (legacy) rather than per-request _meta (modern). */
@@ -132,4 +143,19 @@ export interface Revision {
   paginationEnded(sent: string | undefined, next: unknown): boolean;
   /** The named error for an error object the server returned to `method`. */
   mapError(err: JSONRPCErrorObject, method: string): Error;
+  /** The requests and notifications of this revision, and its own result and _meta keys (both roles). */
+  readonly methods: MethodTable;
+  /** x-mcp-header: how a tool's parameter headers are read and a call's written (NO_TOOL_HEADERS if none). */
+  readonly toolHeaders: ToolHeaderRules;
+  /** The same revision when mcpx serves it to a client. */
+  readonly server: ServerFacet;
+}
+
+/**
+ * The revisions HTTP+SSE carries: those of the initialize era from before Streamable HTTP and its
+ * sessions (2024-11-05). A client falling back to HTTP+SSE offers the newest of them; mcpx serving
+ * an HTTP+SSE client that offers a version it does not serve answers with it.
+ */
+export function httpSseRevisions(revisions: readonly Revision[]): Revision[] {
+  return revisions.filter((r) => r.features.initialize && !r.features.sessions);
 }

@@ -57,6 +57,57 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Headers the revision derives from this frame (MCP-Protocol-Version, Mcp-Method, Mcp-Param-*). */
   headers?: Record<string, string>;
+  /**
+   * The era of the revision the frame belongs to, as its sender knows it: given to a transport that
+   * declares `sessions`, since a modern frame belongs to no session (a probe, or a server/discover
+   * moving a legacy connection on) while the legacy negotiation is still the one in force. Unset:
+   * the era the transport was last told through `negotiated`.
+   */
+  era?: Era;
+}
+
+/**
+ * What a transport can do, as data. The engine and the client ask these, never the transport's kind,
+ * so a new transport gets the behaviour it declares and nothing it does not: one that declares
+ * nothing gets NO_TRANSPORT_CAPABILITIES (what stdio does), read through transportCapabilities().
+ */
+export interface TransportCapabilities {
+  /**
+   * Per-frame headers reach the server (SendOptions.headers). Without it the revision's headers are
+   * not worked out for a frame, and x-mcp-header arguments are not mirrored into Mcp-Param-*, which
+   * the spec defines for Streamable HTTP only (2026-07-28 basic/transports/streamable-http).
+   */
+  readonly headers: boolean;
+  /**
+   * Each send is an exchange of its own that SendOptions.signal ends (an HTTP request). Without it
+   * the engine makes no AbortController per request: one costs measurably on the call path.
+   */
+  readonly abortableSends: boolean;
+  /**
+   * The answer to a request comes on a response stream of its own, and closing that stream is a
+   * cancellation the server sees (Streamable HTTP). Without it a revision's "close-stream"
+   * cancellation is sent as notifications/cancelled, as stdio requires (2026-07-28
+   * basic/transports/stdio, "Cancellation").
+   */
+  readonly perRequestStreams: boolean;
+  /**
+   * The transport keeps a session the server minted (Mcp-Session-Id; HTTP+SSE's endpoint), and is
+   * told each frame's era (SendOptions.era) to know whether the frame belongs to it.
+   */
+  readonly sessions: boolean;
+}
+
+/** The conservative behaviour, for a transport that declares nothing: that of stdio. */
+export const NO_TRANSPORT_CAPABILITIES: TransportCapabilities = Object.freeze({
+  headers: false,
+  abortableSends: false,
+  perRequestStreams: false,
+  sessions: false,
+});
+
+/** What a transport declared, or NO_TRANSPORT_CAPABILITIES when it declared nothing. */
+export function transportCapabilities(transport: Pick<Transport, "capabilities">): TransportCapabilities {
+  return transport.capabilities ?? NO_TRANSPORT_CAPABILITIES;
 }
 
 /** What the handshake settled, as far as a transport cares. */
@@ -68,6 +119,11 @@ export interface NegotiatedSession {
 
 export interface Transport {
   readonly kind: TransportKind;
+  /**
+   * What it can do (see TransportCapabilities). Optional so a transport written before it still
+   * loads; it then gets the conservative behaviour, never that of HTTP.
+   */
+  readonly capabilities?: TransportCapabilities;
   /** Starts the transport (spawns the child, opens the SSE stream of HTTP+SSE). */
   open(): Promise<void>;
   /**
@@ -92,7 +148,15 @@ export interface TransportContext {
 /** What a transport plugin registers. */
 export interface TransportFactory {
   readonly kind: TransportKind;
-  /** Whether this transport can reach the target (a command for stdio, a URL for HTTP). */
+  /**
+   * What a server entry needs for this transport: a program to run or an endpoint. The config check
+   * refuses a pin of this transport on an entry without it; unset, the pin is not checked there.
+   */
+  readonly reaches?: "command" | "url";
+  /**
+   * Whether this transport can reach the target by itself (a command for stdio, a URL for HTTP):
+   * what picks a transport for an entry that pins none.
+   */
   accepts(target: UpstreamTarget): boolean;
   create(target: UpstreamTarget, ctx: TransportContext): Transport;
 }

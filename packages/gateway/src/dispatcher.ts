@@ -15,11 +15,12 @@ import {
   MethodNotFoundError,
   ResourceNotFoundError,
   type Result,
+  requestOf,
   UpstreamUnavailableError,
   withKey,
 } from "@mcpx/core";
 import type { Catalog, ListKind, Route } from "./catalog.js";
-import { INPUT_METHODS, InputBridge } from "./input-bridge.js";
+import { InputBridge } from "./input-bridge.js";
 import { page } from "./paging.js";
 import type { CallContext } from "./server/peer.js";
 import type { ResourceSubscriptions } from "./subscriptions.js";
@@ -100,10 +101,13 @@ export class Dispatcher {
   async handle(method: string, params: JSONObject, ctx: CallContext): Promise<Result> {
     const kind = Object.hasOwn(LISTS, method) ? LISTS[method] : undefined;
     if (kind) return page(await this.#catalog.list(kind), kind, params.cursor, this.#pageSize);
-    // A modern client is asked the upstream's questions through input_required, and retries.
-    if (ctx.peer.era === "modern" && Object.hasOwn(INPUT_METHODS, method)) {
-      return this.#bridge.run(method, params, ctx, (p, c) => this.#routed(method, p, c));
-    }
+    // A client whose revision has input_required is asked the upstream's questions that way, and
+    // retries; each round is bound to what the request names (the method table's `names`).
+    const revision = ctx.peer.revision;
+    const names = revision?.features.inputRequired
+      ? requestOf(revision.methods, method, "client")?.names
+      : undefined;
+    if (names) return this.#bridge.run(method, names, params, ctx, (p, c) => this.#routed(method, p, c));
     return this.#routed(method, params, ctx);
   }
 
@@ -175,8 +179,9 @@ export class Dispatcher {
     ctx: CallContext,
   ): Promise<Result> {
     const overrides: JSONObject = { [key]: route.original };
-    // A modern client's own answers on a first request go to a modern upstream (its keys), no other.
-    if (ctx.inputResponses !== undefined && route.client.revision.era === "modern") {
+    // A modern client's own answers on a first request go to an upstream whose revision has
+    // input_required (they may be its keys), no other.
+    if (ctx.inputResponses !== undefined && route.client.revision.features.inputRequired) {
       overrides.inputResponses = ctx.inputResponses;
     }
     return route.client.request(method, callParams(params, overrides), this.#options(ctx, route.client));
@@ -207,8 +212,9 @@ export class Dispatcher {
   #options(ctx: CallContext, client: UpstreamClient): RequestOptions {
     // The call context travels with the request, so a question the upstream asks can go back to this caller.
     const opts: RequestOptions = { signal: ctx.signal, authContext: ctx.peer.authContext, context: ctx };
-    // A modern upstream is told, on this request, only what can be answered for this caller.
-    if (this.#perCaller && this.#handlers && client.revision.era === "modern") {
+    // An upstream with no handshake (capabilities go with every request) is told, on this request,
+    // only what can be answered for this caller.
+    if (this.#perCaller && this.#handlers && !client.revision.features.initialize) {
       opts.capabilities = client.revision.capabilities(installedHandlers(this.#handlers, ctx));
     }
     if (ctx.progressToken !== undefined) {

@@ -33,9 +33,6 @@ import {
 } from "@mcpx/core";
 import type { CallContext, Peer } from "./server/peer.js";
 
-/** Legacy versions that have elicitation, and those that have its url mode. */
-const ELICITATION_FROM = "2025-06-18";
-const URL_MODE_FROM = "2025-11-25";
 const MAX_TRACKED_URLS = 1000;
 
 /** The downstream call a question belongs to, if the caller is one. */
@@ -49,8 +46,7 @@ export function asCall(caller: unknown): CallContext | undefined {
 
 /** Whether this client can be asked an elicitation in this mode (it declared it, in a revision that has it). */
 export function peerElicits(peer: Peer, mode: ElicitationMode): boolean {
-  if (peer.era === "legacy" && peer.version < (mode === "url" ? URL_MODE_FROM : ELICITATION_FROM))
-    return false;
+  if (!peer.revision?.features.elicitationModes.includes(mode)) return false;
   const declared = peer.capabilities.elicitation;
   if (typeof declared !== "object" || declared === null) return false;
   // {} means form only (2025-11-25 and 2026-07-28 keep 2025-06-18's meaning).
@@ -68,9 +64,9 @@ export function peerRoots(peer: Peer): boolean {
 export function peerSamples(peer: Peer, params: JSONObject | undefined): boolean {
   const declared = peer.capabilities.sampling;
   if (typeof declared !== "object" || declared === null) return false;
-  // Tool use in sampling (2025-11-25 on) needs sampling.tools.
+  // Tool use in sampling needs sampling.tools, in a revision that has it (2025-11-25 on).
   if (params && (params.tools !== undefined || params.toolChoice !== undefined)) {
-    return declared.tools !== undefined && (peer.era === "modern" || peer.version >= URL_MODE_FROM);
+    return declared.tools !== undefined && peer.revision?.server.samplingTools === true;
   }
   return true;
 }
@@ -85,14 +81,16 @@ function canAsk<P>(scope: AnswerScope<P>, can: (call: CallContext) => boolean): 
 /** The question as the client's revision writes it. */
 function elicitationFor(peer: Peer, req: ElicitRequestParams): JSONObject {
   const { _meta, ...params } = req;
-  if (peer.era === "modern") {
-    // 2026-07-28 has no elicitationId (URL accept means consent; the retry learns the outcome).
-    delete params.elicitationId;
+  const features = peer.revision?.features;
+  if (!features?.elicitationModes.includes("url")) {
+    // A revision with form mode alone (2025-06-18) has no `mode`: form is all there is.
+    delete params.mode;
     return params;
   }
-  if (peer.version < URL_MODE_FROM) {
-    // 2025-06-18 has no `mode`: form is all there is.
-    delete params.mode;
+  if (!features.elicitationComplete) {
+    // No notifications/elicitation/complete, no elicitationId (2026-07-28: URL accept means
+    // consent; the retry learns the outcome).
+    delete params.elicitationId;
     return params;
   }
   if (params.mode === "url" && typeof params.elicitationId !== "string") params.elicitationId = randomUUID();

@@ -84,6 +84,7 @@ export class Gateway {
         serverInfo: opts.serverInfo ?? MCPX_SERVER_INFO,
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
       },
+      opts.env.registry,
       opts.env.redact,
     );
     this.events = new EventLog();

@@ -12,7 +12,7 @@ export {
   peerSamples,
 } from "./forwarding.js";
 export { Gateway, type GatewayOptions, MCPX_SERVER_INFO } from "./gateway.js";
-export { DEFAULT_INPUT_TTL_MS, INPUT_METHODS, InputBridge } from "./input-bridge.js";
+export { DEFAULT_INPUT_TTL_MS, InputBridge } from "./input-bridge.js";
 export { Namespaces, type Owned, SEPARATOR, URI_SCHEME } from "./namespaces.js";
 export { page } from "./paging.js";
 export {
@@ -23,7 +23,7 @@ export {
   type UpstreamStatus,
 } from "./pool.js";
 export { ClientRequests, type FrameWriter } from "./server/client-requests.js";
-export { type ParamHeader, paramHeaders } from "./server/http/headers-check.js";
+export { headerReader, ParamHeaderIndex } from "./server/http/headers-check.js";
 export {
   createMcpHttpHandler,
   type HttpHandler,
@@ -36,15 +36,9 @@ export {
 export { authContextOf, isLoopbackHost, type SecurityOptions } from "./server/http/security.js";
 export { acknowledgement, type ListenFilter, parseFilter, tagged, wants } from "./server/listen.js";
 export { type ListenOwner, type OpenListen, openListen } from "./server/listen-peer.js";
-export type { CallContext, DownstreamEra, Peer } from "./server/peer.js";
-export {
-  type ModernMeta,
-  SERVED,
-  SERVED_LEGACY,
-  SERVED_MODERN,
-  type ServerIdentity,
-  ServerProtocol,
-} from "./server/protocol.js";
+export type { CallContext, Peer } from "./server/peer.js";
+export { type ServerIdentity, ServerProtocol } from "./server/protocol.js";
+export { ServedRevisions } from "./server/served.js";
 export { StdioServer, type StdioServerOptions } from "./server/stdio.js";
 export { ResourceSubscriptions } from "./subscriptions.js";
 export { toolFilter } from "./tool-filter.js";

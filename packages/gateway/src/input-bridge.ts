@@ -26,13 +26,6 @@ import {
 } from "@mcpx/core";
 import type { CallContext } from "./server/peer.js";
 
-/** The requests a server may answer with input_required (mrtr.mdx §Supported Requests). */
-export const INPUT_METHODS: Readonly<Record<string, "name" | "uri">> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-};
-
 export const DEFAULT_INPUT_TTL_MS = 10 * 60_000;
 
 interface Question {
@@ -160,17 +153,18 @@ export class InputBridge {
   /**
    * Runs one downstream request of a modern client: a first request starts the upstream call with
    * `start`, a retry (requestState) resumes the call it names. Either ends with the call's result
-   * or an input_required result.
+   * or an input_required result. `key` is the parameter naming what the request acts on (the
+   * revision's method table says which), whose value a requestState is bound to.
    */
   async run(
     method: string,
+    key: "name" | "uri",
     params: JSONObject,
     ctx: CallContext,
     start: (params: JSONObject, ctx: CallContext) => Promise<Result>,
   ): Promise<Result> {
     const { requestState, inputResponses, ...own } = params;
-    const key = Object.hasOwn(INPUT_METHODS, method) ? INPUT_METHODS[method] : undefined;
-    const target = key ? own[key] : undefined;
+    const target = own[key];
     let call: BridgedCall;
     if (requestState === undefined) {
       call = new BridgedCall(method, target, ctx.peer.authContext);

@@ -1,8 +1,7 @@
-/** The HTTP server's pure pieces: Accept, x-mcp-header paths, event ids, loopback, the gatekeeper. */
+/** The HTTP server's pure pieces: Accept, event ids, loopback, the gatekeeper (x-mcp-header paths: revision-2026-07-28). */
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { accepts } from "../src/server/http/body.js";
-import { paramHeaders } from "../src/server/http/headers-check.js";
 import { parseEventId, ReplayStream } from "../src/server/http/replay-stream.js";
 import { HttpRefusal } from "../src/server/http/reply.js";
 import { authContextOf, Gatekeeper, isLoopbackHost } from "../src/server/http/security.js";
@@ -41,23 +40,6 @@ describe("http pieces", () => {
     expect(accepts("application/json;q=0.5, text/event-stream").preferSse).toBe(true);
     expect(accepts("text/event-stream;q=0.5, application/json").preferSse).toBe(false);
     expect(accepts("*/*, text/event-stream").preferSse).toBe(false);
-  });
-
-  it("param-headers/properties-chains-only", () => {
-    const schema = {
-      type: "object",
-      properties: {
-        region: { type: "string", "x-mcp-header": "Region" },
-        nested: { type: "object", properties: { db: { type: "string", "x-mcp-header": "Db" } } },
-        list: { type: "array", items: { type: "string", "x-mcp-header": "Nope" } },
-        plain: { type: "string" },
-      },
-    };
-    expect(paramHeaders(schema)).toEqual([
-      { display: "Mcp-Param-Region", name: "mcp-param-region", path: ["region"] },
-      { display: "Mcp-Param-Db", name: "mcp-param-db", path: ["nested", "db"] },
-    ]);
-    expect(paramHeaders(undefined)).toEqual([]);
   });
 
   it("resumption/event-ids-name-their-stream", () => {

@@ -6,8 +6,8 @@ import type { CallContext, Peer } from "../src/server/peer.js";
 function caller(authContext = "alice"): CallContext & { abort: AbortController } {
   const peer: Peer = {
     id: "p",
-    era: "modern",
-    version: "2026-07-28",
+    // The bridge reads nothing of the revision: the dispatcher passes what a request is bound to.
+    revision: undefined,
     capabilities: { elicitation: {} },
     authContext,
     notify: () => false,
@@ -36,7 +36,7 @@ describe("input bridge", () => {
   it("asks, takes the retry's answer, returns the call's result", async () => {
     const bridge = new InputBridge();
     const seen: { answer?: JSONObject } = {};
-    const first = await bridge.run("tools/call", params, caller(), asking(seen));
+    const first = await bridge.run("tools/call", "name", params, caller(), asking(seen));
     expect(first).toMatchObject({
       resultType: "input_required",
       inputRequests: { q1: { method: "elicitation/create", params: { message: "name?" } } },
@@ -44,6 +44,7 @@ describe("input bridge", () => {
     expect(bridge.parked).toBe(1);
     const done = await bridge.run(
       "tools/call",
+      "name",
       {
         ...params,
         inputResponses: { q1: { action: "accept", content: { n: 1 } } },
@@ -58,7 +59,7 @@ describe("input bridge", () => {
 
   it("a state is bound to its caller, method and name", async () => {
     const bridge = new InputBridge();
-    const first = await bridge.run("tools/call", params, caller(), asking({}));
+    const first = await bridge.run("tools/call", "name", params, caller(), asking({}));
     const state = first.requestState;
     const never = () => Promise.reject(new Error("never"));
     for (const [method, p, who] of [
@@ -66,7 +67,9 @@ describe("input bridge", () => {
       ["prompts/get", { ...params, requestState: state }, caller()],
       ["tools/call", { name: "other", requestState: state }, caller()],
     ] as const) {
-      await expect(bridge.run(method, p, who, never)).rejects.toThrow(/requestState is not one mcpx issued/);
+      await expect(bridge.run(method, "name", p, who, never)).rejects.toThrow(
+        /requestState is not one mcpx issued/,
+      );
     }
     // still good for the right caller
     expect(bridge.parked).toBe(1);
@@ -76,12 +79,12 @@ describe("input bridge", () => {
   it("an expired state cancels the upstream call; the question is answered cancel", async () => {
     const bridge = new InputBridge({ ttlMs: 30 });
     const seen: { answer?: JSONObject; aborted?: boolean } = {};
-    const first = await bridge.run("tools/call", params, caller(), asking(seen));
+    const first = await bridge.run("tools/call", "name", params, caller(), asking(seen));
     await expect.poll(() => seen.aborted).toBe(true);
     expect(seen.answer).toEqual({ action: "cancel" });
     expect(bridge.parked).toBe(0);
     await expect(
-      bridge.run("tools/call", { ...params, requestState: first.requestState }, caller(), asking({})),
+      bridge.run("tools/call", "name", { ...params, requestState: first.requestState }, caller(), asking({})),
     ).rejects.toThrow(/or it expired/);
   });
 
@@ -89,7 +92,7 @@ describe("input bridge", () => {
     const bridge = new InputBridge();
     const seen: { aborted?: boolean } = {};
     let release: (r: Result) => void = () => {};
-    const first = await bridge.run("tools/call", params, caller(), async (p, ctx) => {
+    const first = await bridge.run("tools/call", "name", params, caller(), async (p, ctx) => {
       await asking(seen)(p, ctx);
       return new Promise<Result>((resolve) => {
         release = resolve;
@@ -99,6 +102,7 @@ describe("input bridge", () => {
     const retrying = caller();
     const waiting = bridge.run(
       "tools/call",
+      "name",
       { ...params, inputResponses: { q1: { action: "decline" } }, requestState: first.requestState },
       retrying,
       () => Promise.reject(new Error("never")),

@@ -2,38 +2,57 @@ import {
   type CancelAction,
   type ConnectionInfo,
   errorFromWire,
+  type HandshakeContext,
+  type InstalledHandlers,
   type JSONRPCErrorObject,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type ListItemSchemas,
+  NO_TOOL_HEADERS,
   type Revision,
   type RevisionFeatures,
 } from "@mcpx/core";
 import { legacyCapabilities } from "./capabilities.js";
 import { LEGACY_BASE } from "./features.js";
 import { initializeHandshake } from "./handshake.js";
+import { legacyMethods, type MethodAdditions } from "./methods.js";
+import { type LegacyServerSpec, legacyServer } from "./server.js";
 
 export interface LegacyRevisionSpec {
   version: string;
   /** How this revision differs from LEGACY_BASE. */
   features: Partial<RevisionFeatures>;
+  /** The requests and notifications it adds to 2024-11-05's. */
+  methods?: MethodAdditions;
+  /** What it adds when mcpx serves it: server capabilities, tools in sampling. */
+  server?: LegacyServerSpec;
   /** The revision's list-item schemas (Tool, Prompt, Resource, ResourceTemplate), from its schema.json. */
   listItemSchemas?: ListItemSchemas;
 }
 
-/** A revision of the initialize era, from its version and its features. */
+/**
+ * A revision of the initialize era, from its version and its features. Every rule reads the
+ * revision it is called on (`this`), so `{ ...revision, version }` derives a revision that offers,
+ * sends and answers its own version.
+ */
 export function legacyRevision(spec: LegacyRevisionSpec): Revision {
-  const features: RevisionFeatures = Object.freeze({ ...LEGACY_BASE, ...spec.features });
   const revision: Revision = {
     version: spec.version,
     era: "legacy",
-    features,
-    capabilities: (installed) => legacyCapabilities(features, installed),
-    handshake: (ctx) => initializeHandshake(revision, ctx),
+    features: Object.freeze({ ...LEGACY_BASE, ...spec.features }),
+    methods: legacyMethods(spec.methods),
+    toolHeaders: NO_TOOL_HEADERS,
+    server: legacyServer(spec.server),
+    capabilities(installed: InstalledHandlers) {
+      return legacyCapabilities(this.features, installed);
+    },
+    handshake(ctx: HandshakeContext) {
+      return initializeHandshake(this, ctx);
+    },
     shapeRequest: (msg: JSONRPCRequest) => msg,
     headers(msg: JSONRPCMessage, conn: ConnectionInfo) {
       // The header did not exist before 2025-06-18, and initialize carries none: nothing is agreed yet.
-      if (!features.versionHeader || ("method" in msg && msg.method === "initialize")) return undefined;
+      if (!this.features.versionHeader || ("method" in msg && msg.method === "initialize")) return undefined;
       return { "MCP-Protocol-Version": conn.version };
     },
     cancel: (method: string): CancelAction => (method === "initialize" ? "never" : "notify"),

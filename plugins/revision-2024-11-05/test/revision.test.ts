@@ -1,4 +1,4 @@
-import { type ConnectionInfo, createHost, silentLogger } from "@mcpx/core";
+import { type ConnectionInfo, createHost, notificationOf, requestOf, silentLogger } from "@mcpx/core";
 import { describe, expect, it } from "vitest";
 import plugin, { revision } from "../src/index.js";
 
@@ -45,5 +45,15 @@ describe("revision 2024-11-05", () => {
     expect(revision.paginationEnded(undefined, undefined)).toBe(true);
     expect(revision.paginationEnded(undefined, "")).toBe(true);
     expect(revision.paginationEnded("c1", "c1")).toBe(true);
+  });
+
+  it("revision-plugin/2024-11-05-serves-no-completions-and-no-elicitation", () => {
+    // what mcpx declares to a client of this revision is cut to the capabilities it defines
+    expect(revision.server.capabilities.includes("completions")).toBe(false);
+    expect(requestOf(revision.methods, "completion/complete", "client")).toBeDefined();
+    expect(requestOf(revision.methods, "elicitation/create", "server") !== undefined).toBe(false);
+    expect(notificationOf(revision.methods, "notifications/elicitation/complete", "server")).toBeUndefined();
+    expect(requestOf(revision.methods, "server/discover", "client")).toBeUndefined();
+    expect(revision.server.samplingTools).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 export const revision = legacyRevision({
   version: "2025-03-26",
   features: { sessions: true, standaloneGet: true, batches: true },
+  server: { capabilities: ["completions"] },
   listItemSchemas,
 });
 

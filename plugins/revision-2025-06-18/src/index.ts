@@ -6,6 +6,8 @@ import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 export const revision = legacyRevision({
   version: "2025-06-18",
   features: { sessions: true, standaloneGet: true, versionHeader: true, elicitationModes: ["form"] },
+  methods: { requests: { "elicitation/create": { from: "server" } } },
+  server: { capabilities: ["completions"] },
   listItemSchemas,
 });
 

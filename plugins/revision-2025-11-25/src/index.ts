@@ -13,6 +13,20 @@ export const revision = legacyRevision({
     elicitationModes: ["form", "url"],
     elicitationComplete: true,
   },
+  methods: {
+    requests: {
+      "elicitation/create": { from: "server" },
+      "tasks/get": { from: "both" },
+      "tasks/result": { from: "both" },
+      "tasks/list": { from: "both" },
+      "tasks/cancel": { from: "both" },
+    },
+    notifications: {
+      "notifications/elicitation/complete": { from: "server" },
+      "notifications/tasks/status": { from: "both" },
+    },
+  },
+  server: { capabilities: ["completions", "tasks"], samplingTools: true },
   listItemSchemas,
 });
 

@@ -8,6 +8,7 @@ import {
   type InstalledHandlers,
   type JSONObject,
   type JSONRPCErrorObject,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   MissingRequiredClientCapabilityError,
   ResourceNotFoundError,
@@ -20,6 +21,9 @@ import { MODERN_FEATURES } from "./features.js";
 import { discoverHandshake } from "./handshake.js";
 import { modernHeaders } from "./headers.js";
 import { requestMeta } from "./meta.js";
+import { MODERN_METHODS } from "./methods.js";
+import { TOOL_HEADERS } from "./param-headers.js";
+import { MODERN_SERVER } from "./server.js";
 
 function capabilities(installed: InstalledHandlers): ClientCapabilities {
   // roots is {} (listChanged went with notifications/roots/list_changed); form always; url and
@@ -50,19 +54,30 @@ function mapError(err: JSONRPCErrorObject, method: string): Error {
   return mapped;
 }
 
+/**
+ * 2026-07-28. Every rule reads the revision it is called on (`this`) or its arguments, so a revision
+ * derived with `{ ...revision, version }` speaks its own version.
+ */
 export const revision: Revision = Object.freeze({
   version: "2026-07-28",
   era: "modern",
   features: MODERN_FEATURES,
+  methods: MODERN_METHODS,
+  toolHeaders: TOOL_HEADERS,
+  server: MODERN_SERVER,
   capabilities,
-  handshake: (ctx: HandshakeContext) => discoverHandshake(revision, ctx),
+  handshake(ctx: HandshakeContext) {
+    return discoverHandshake(this, ctx);
+  },
   shapeRequest(msg: JSONRPCRequest, conn: ConnectionInfo): JSONRPCRequest {
     const own = msg.params?._meta as JSONObject | undefined;
     const meta = own ? { ...own, ...requestMeta(conn) } : requestMeta(conn);
     // withKey: the call's params rarely carry _meta, and adding it to a spread copy is V8's slow path.
     return { jsonrpc: "2.0", id: msg.id, method: msg.method, params: withKey(msg.params, "_meta", meta) };
   },
-  headers: modernHeaders,
+  headers(msg: JSONRPCMessage, conn: ConnectionInfo) {
+    return modernHeaders(msg, conn, this.methods);
+  },
   // Over HTTP, closing the response stream is the cancellation; over stdio the notification MUST be sent.
   cancel: (_method: string, transport: TransportKind): CancelAction =>
     transport === "stdio" ? "notify" : "close-stream",

@@ -15,6 +15,7 @@ import {
   type NegotiatedSession,
   type SendOptions,
   type Transport,
+  type TransportCapabilities,
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
@@ -29,8 +30,20 @@ import {
   where,
 } from "@mcpx/http";
 
+/**
+ * Every frame is a POST of its own (with headers, ended by its signal), but every answer comes on the
+ * one SSE stream: closing a POST cancels nothing. The endpoint the stream names is the session.
+ */
+export const HTTP_SSE_CAPABILITIES: TransportCapabilities = Object.freeze({
+  headers: true,
+  abortableSends: true,
+  perRequestStreams: false,
+  sessions: true,
+});
+
 export class HttpSseTransport implements Transport {
   readonly kind = "http+sse";
+  readonly capabilities = HTTP_SSE_CAPABILITIES;
   readonly #target: UpstreamTarget;
   readonly #ctx: TransportContext;
   readonly #url: URL;

@@ -12,6 +12,7 @@ import {
   type OversizedLine,
   oversizedFrameId,
   type Transport,
+  type TransportCapabilities,
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
@@ -34,8 +35,20 @@ const WRITE_ERROR_WAIT_MS = 250;
  * sent; what remains is that the children's stdin closes with mcpx, and a server that exits at the
  * end of its input (as the stdio transport of the spec expects) ends then.
  */
+/**
+ * Lines on the child's stdin and stdout: no headers, nothing per request to close (a request is
+ * cancelled by notifications/cancelled), no session.
+ */
+export const STDIO_CAPABILITIES: TransportCapabilities = Object.freeze({
+  headers: false,
+  abortableSends: false,
+  perRequestStreams: false,
+  sessions: false,
+});
+
 export class StdioTransport implements Transport {
   readonly kind = "stdio";
+  readonly capabilities = STDIO_CAPABILITIES;
   readonly #target: UpstreamTarget;
   readonly #ctx: TransportContext;
   #child: ChildProcess | undefined;

@@ -1,10 +1,11 @@
 import { definePlugin, type TransportFactory } from "@mcpx/core";
 import { StreamableHttpTransport } from "./streamable-http-transport.js";
 
-export { StreamableHttpTransport } from "./streamable-http-transport.js";
+export { STREAMABLE_HTTP_CAPABILITIES, StreamableHttpTransport } from "./streamable-http-transport.js";
 
 export const streamableHttpTransport: TransportFactory = {
   kind: "streamable-http",
+  reaches: "url",
   accepts: (target) => typeof target.url === "string" && /^https?:\/\//i.test(target.url),
   create: (target, ctx) => new StreamableHttpTransport(target, ctx),
 };

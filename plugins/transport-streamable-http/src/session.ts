@@ -4,7 +4,7 @@
  * given because the server requires it) and by no modern frame: 2026-07-28 has no sessions, and an id
  * minted for an earlier legacy exchange means nothing to a modern request.
  */
-import type { NegotiatedSession } from "@mcpx/core";
+import type { Era, NegotiatedSession } from "@mcpx/core";
 import { type HttpAnswer, header } from "@mcpx/http";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
@@ -50,13 +50,13 @@ export class Session {
   }
 
   /**
-   * The session header for a frame. A frame carrying Mcp-Method is a modern one, which never gets the
-   * id: a probe before any handshake settled, or a server/discover sent to move a legacy connection
-   * to the modern era (the legacy negotiation is still the one in force while it is in flight).
+   * The session header for a frame of `era`, as its sender said (SendOptions.era). A modern frame
+   * never gets the id: a probe before any handshake settled, or a server/discover sent to move a
+   * legacy connection to the modern era (the legacy negotiation is still the one in force while it
+   * is in flight). Unsaid, the frame is taken to be of the negotiated era.
    */
-  headerFor(frameHeaders: Record<string, string> | undefined): Record<string, string> {
-    if (this.#id === undefined || this.modern) return {};
-    if (frameHeaders && hasHeader(frameHeaders, "mcp-method")) return {};
+  headerFor(era: Era | undefined): Record<string, string> {
+    if (this.#id === undefined || this.modern || era === "modern") return {};
     return { [SESSION_HEADER]: this.#id };
   }
 
@@ -67,10 +67,6 @@ export class Session {
     if (n?.era === "legacy" && n.features.versionHeader) out[VERSION_HEADER] = n.version;
     return out;
   }
-}
-
-export function hasHeader(headers: Record<string, string>, name: string): boolean {
-  return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
 
 /** Merges header sets, later ones winning, whatever the case of their names. */

@@ -15,6 +15,7 @@ import {
   type SendOptions,
   SessionExpiredError,
   type Transport,
+  type TransportCapabilities,
   type TransportContext,
   type UpstreamTarget,
 } from "@mcpx/core";
@@ -38,8 +39,20 @@ const POST_HEADERS = { Accept: "application/json, text/event-stream", "Content-T
 /** The longest close() waits for the DELETE of the session. */
 const DELETE_TIMEOUT_MS = 1000;
 
+/**
+ * Every frame is a POST of its own, with the revision's headers; a request's answer comes on its own
+ * response, which closing cancels (2026-07-28); legacy servers mint sessions.
+ */
+export const STREAMABLE_HTTP_CAPABILITIES: TransportCapabilities = Object.freeze({
+  headers: true,
+  abortableSends: true,
+  perRequestStreams: true,
+  sessions: true,
+});
+
 export class StreamableHttpTransport implements Transport {
   readonly kind = "streamable-http";
+  readonly capabilities = STREAMABLE_HTTP_CAPABILITIES;
   readonly #target: UpstreamTarget;
   readonly #ctx: TransportContext;
   readonly #url: URL;
@@ -81,7 +94,7 @@ export class StreamableHttpTransport implements Transport {
       this.#inflight.delete(controller);
     };
 
-    const sessionHeader = this.#session.headerFor(opts.headers);
+    const sessionHeader = this.#session.headerFor(opts.era);
     const headers = mergeHeaders(this.#target.headers, opts.headers, POST_HEADERS, sessionHeader);
     let res: HttpAnswer;
     try {

@@ -118,10 +118,10 @@ describe("Streamable HTTP on a modern connection", () => {
     // a legacy exchange mints a session (initialize, before negotiated)
     await up.transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     expect(up.transport.sessionId).toBe("legacy-1");
-    // a modern probe before negotiated carries Mcp-Method: no session id on it either
+    // a modern probe before negotiated (its sender says so): no session id on it either
     await up.transport.send(
       { jsonrpc: "2.0", id: 2, method: "server/discover" },
-      { headers: modernHeaders("server/discover") },
+      { headers: modernHeaders("server/discover"), era: "modern" },
     );
     up.transport.negotiated({ era: "modern", version: "2026-07-28", features: MODERN });
     await up.transport.send(call(3), {
@@ -240,6 +240,27 @@ describe("Streamable HTTP on a modern connection", () => {
         error: { code: -32022, message: "Unsupported", data: { supported: ["2025-11-25"] } },
       },
     ]);
+  });
+
+  it("streamable-http/frame-era-told-by-its-sender", async () => {
+    const up = await upstream((req, res) => {
+      if (req.method !== "POST") return res.writeHead(200).end();
+      const msg = JSON.parse(req.body);
+      res
+        .writeHead(200, { "Content-Type": "application/json", "Mcp-Session-Id": "s-1" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: {} }));
+    });
+    await up.transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const features = { ...LEGACY, standaloneGet: false };
+    up.transport.negotiated({ era: "legacy", version: "2025-11-25", features });
+    // The era the sender gives decides, never a header: a legacy frame keeps the session whatever
+    // headers it carries, a modern one (a server/discover moving the connection on) goes without.
+    await up.transport.send(call(2), { headers: { "Mcp-Method": "tools/call" }, era: "legacy" });
+    await up.transport.send({ jsonrpc: "2.0", id: 3, method: "server/discover" }, { era: "modern" });
+    // Unsaid, a frame is of the negotiated era.
+    await up.transport.send(call(4));
+    const posts = up.seen.filter((s) => s.method === "POST");
+    expect(posts.map((s) => s.headers["mcp-session-id"])).toEqual([undefined, "s-1", undefined, "s-1"]);
   });
 
   it("a legacy connection does open the GET stream and DELETE its session (the contrast)", async () => {

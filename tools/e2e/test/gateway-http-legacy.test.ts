@@ -21,7 +21,7 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
     expect(s.sessionId).toMatch(/^[\x21-\x7e]{16,}$/);
     expect(s.init.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "mcpx" } });
     expect(gateway.peers).toHaveLength(1);
-    expect(gateway.peers[0]).toMatchObject({ era: "legacy", version: "2025-06-18" });
+    expect(gateway.peers[0]?.revision).toMatchObject({ era: "legacy", version: "2025-06-18" });
     // the session id is a credential, not the peer's name
     expect(gateway.peers[0]?.id).not.toContain(s.sessionId);
 

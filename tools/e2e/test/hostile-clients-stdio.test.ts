@@ -120,7 +120,7 @@ describe("hostile clients: mcpx stdio", () => {
       error: { code: -32600, message: "already initialized" },
     });
     expect(gateway.peers).toHaveLength(1);
-    expect(gateway.peers[0]?.version).toBe("2025-06-18");
+    expect(gateway.peers[0]?.revision?.version).toBe("2025-06-18");
     c.send({ id: 6, method: "tools/call", params: { name: "a__echo", arguments: { text: "ok" } } });
     expect((await c.after(5, 1))[0]).toMatchObject({
       id: 6,

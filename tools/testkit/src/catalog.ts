@@ -1,5 +1,4 @@
 import type { RevisionSchema } from "./revision-schema.js";
-import type { Revision } from "./revisions.js";
 import { isRecord, propertiesOf, type SchemaObject } from "./schema-node.js";
 
 /** Who sends a frame: the client's requests are ClientRequest members, the server's ServerRequest members. */
@@ -25,7 +24,7 @@ export interface MethodCatalog {
   resultDefinition(method: string, result: unknown): string;
 }
 
-const catalogs = new Map<Revision, MethodCatalog>();
+const catalogs = new Map<string, MethodCatalog>();
 
 export function methodCatalog(rs: RevisionSchema): MethodCatalog {
   let catalog = catalogs.get(rs.revision);

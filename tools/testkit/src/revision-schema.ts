@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
-import type { Revision } from "./revisions.js";
+import { schemaFileOf } from "./revisions.js";
 import { isRecord, type SchemaNode, type SchemaObject } from "./schema-node.js";
 
 /** One revision's schema.json, loaded once, with its ajv instance and a cache of compiled validators. */
 export interface RevisionSchema {
-  readonly revision: Revision;
+  readonly revision: string;
   /** `definitions` (draft-07 revisions) or `$defs` (2020-12 revisions). */
   readonly defsKey: string;
   readonly defs: Readonly<Record<string, SchemaObject>>;
@@ -25,9 +25,10 @@ export interface RevisionSchema {
 // also carries it as `.default`; only the latter is typed as callable.
 const addFormats = ajvFormats.default;
 
-const cache = new Map<Revision, RevisionSchema>();
+const cache = new Map<string, RevisionSchema>();
 
-export function revisionSchema(revision: Revision): RevisionSchema {
+/** The schema of a revision the testkit has a schema file for (see revisions.ts). */
+export function revisionSchema(revision: string): RevisionSchema {
   let loaded = cache.get(revision);
   if (!loaded) {
     loaded = load(revision);
@@ -36,10 +37,10 @@ export function revisionSchema(revision: Revision): RevisionSchema {
   return loaded;
 }
 
-function load(revision: Revision): RevisionSchema {
-  // The schemas ship beside src/ and dist/ (both one level below the package root), as data.
-  const url = new URL(`../schemas/${revision}.json`, import.meta.url);
-  const root: unknown = JSON.parse(readFileSync(url, "utf8"));
+function load(revision: string): RevisionSchema {
+  const file = schemaFileOf(revision);
+  if (file === undefined) throw new Error(`the testkit has no schema for revision ${revision}`);
+  const root: unknown = JSON.parse(readFileSync(file, "utf8"));
   if (!isRecord(root)) throw new Error(`schema for ${revision} is not an object`);
   const defsKey = isRecord(root.$defs) ? "$defs" : "definitions";
   const rawDefs = root[defsKey];

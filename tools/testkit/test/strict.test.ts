@@ -66,7 +66,9 @@ describe("strict", () => {
       }
       // What the other era sends is "not in this revision", not merely invalid.
       const other = revision === "2026-07-28" ? legacyFrames("2025-11-25") : modernFrames();
-      for (const method of MISSING[revision]) {
+      const missing = MISSING[revision];
+      expect(missing, `test/frames.ts has no MISSING entry for ${revision}`).toBeDefined();
+      for (const method of missing ?? []) {
         expect(v.clientMessage(other[method]), `${revision} ${method}`).toEqual({
           ok: false,
           reason: "not-in-revision",

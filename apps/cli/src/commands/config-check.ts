@@ -1,15 +1,15 @@
 /**
  * `mcpx config check [file]`: loads the config and applies its plugins exactly as the daemon would,
- * and checks each server's auth against the auth schemes they installed (an unknown type names the
- * server and the type and lists the installed ones; OAuth is not available yet), then prints what
- * it found (exit 0) or every problem, one per line (exit 2). With --connect it also starts each
- * server and reports its revision, transport and tool count, or the exact failure (exit 3 when one is
- * unreachable). Never prints an env value, an auth value, a URL's query string or credentials, or
- * anything that came from ${env:...}.
+ * and checks each server's revision and transport pins and its auth against what they installed (an
+ * unknown revision, transport or auth type names the server and lists the installed ones; OAuth is
+ * not available yet), then prints what it found (exit 0) or every problem, one per line (exit 2).
+ * With --connect it also starts each server and reports its revision, transport and tool count, or
+ * the exact failure (exit 3 when one is unreachable). Never prints an env value, an auth value, a
+ * URL's query string or credentials, or anything that came from ${env:...}.
  */
 import * as path from "node:path";
 import { checkAuth } from "@mcpx/client";
-import { loadConfig, type McpxConfig, type ServerConfig } from "@mcpx/config";
+import { loadConfig, type McpxConfig, pinProblems, type ServerConfig } from "@mcpx/config";
 import { AuthError, ConfigError, createHost, createLogger, type Host, PluginError, redact } from "@mcpx/core";
 import { applyPlugins, loadRuntime } from "@mcpx/daemon";
 import { toolFilter } from "@mcpx/gateway";
@@ -83,9 +83,12 @@ export async function configCheck(options: CheckOptions, io: MainIO): Promise<nu
   }
 }
 
-/** Every server's auth against the installed schemes; all the problems at once. */
+/**
+ * Every server's revision and transport pins and its auth, against what the plugins installed; all
+ * the problems at once.
+ */
 function checkAuths(config: McpxConfig, host: Host): void {
-  const problems: string[] = [];
+  const problems: string[] = pinProblems(Object.values(config.servers), host.registry);
   for (const server of Object.values(config.servers)) {
     try {
       checkAuth(host.registry, server);

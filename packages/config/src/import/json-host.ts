@@ -5,7 +5,6 @@
  * URL, what each `type` means, the placeholder syntax, and the host's own extra keys.
  */
 import * as path from "node:path";
-import type { TransportPin } from "../schema.js";
 import { isObject, type Json, type ReadContext, stringMap, strings, text } from "./read.js";
 import type { KeyPath } from "./report.js";
 import type { HostServer } from "./types.js";
@@ -19,7 +18,7 @@ export interface JsonHost {
   /** The keys that may hold the URL, first found wins (Windsurf: `serverUrl`, then `url`). */
   urlKeys: readonly string[];
   /** Each `type` the host accepts and the transport it pins (null: no pin, the probe decides). */
-  types: Readonly<Record<string, TransportPin | null>>;
+  types: Readonly<Record<string, string | null>>;
   /** The host's own keys, read by a function each; a string is why mcpx leaves it out (a warning). */
   extra: Readonly<Record<string, ExtraKey | string>>;
 }

@@ -1,6 +1,4 @@
 /** What importing a host's MCP config gives: mcpx server entries, and every warning on the way. */
-
-import type { TransportPin } from "../schema.js";
 import type { ServerEntryFile, TimeoutsFile, ToolFilter } from "../types.js";
 
 /** The MCP hosts whose config files mcpx imports. */
@@ -48,7 +46,7 @@ export interface HostServer {
   cwd?: string;
   env?: Record<string, string>;
   url?: string;
-  transport?: TransportPin;
+  transport?: string;
   headers?: Record<string, string>;
   disabled?: boolean;
   tools?: ToolFilter;

@@ -31,8 +31,8 @@ export interface DaemonInfo {
 function controlContext(signal: AbortSignal): CallContext {
   const peer: Peer = {
     id: "control",
-    era: "legacy",
-    version: "2025-11-25",
+    // In process: it speaks no revision, and is asked nothing.
+    revision: undefined,
     capabilities: {},
     authContext: "control",
     notify: () => false,

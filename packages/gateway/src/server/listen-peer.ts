@@ -2,14 +2,21 @@
  * A modern client's subscriptions/listen stream as a peer of the gateway: list changes and the
  * subscribed resources' updates it asked for, tagged with the listen's id, written to its stream.
  */
-import type { ClientCapabilities, Implementation, JSONObject, JSONRPCMessage, RequestId } from "@mcpx/core";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONObject,
+  JSONRPCMessage,
+  RequestId,
+  Revision,
+} from "@mcpx/core";
 import type { Gateway } from "../gateway.js";
 import { acknowledgement, type ListenFilter, tagged, wants } from "./listen.js";
 import type { Peer } from "./peer.js";
 
 export interface ListenOwner {
   id: string;
-  version: string;
+  revision: Revision;
   capabilities: ClientCapabilities;
   clientInfo?: Implementation;
   authContext: string;
@@ -31,8 +38,7 @@ export async function openListen(
   const acked: ListenFilter = { ...filter };
   const peer: Peer = {
     id: `${owner.id}#listen:${String(listenId)}`,
-    era: "modern",
-    version: owner.version,
+    revision: owner.revision,
     capabilities: owner.capabilities,
     authContext: owner.authContext,
     notify(method: string, params: JSONObject) {

@@ -2,16 +2,17 @@
  * A downstream client as the gateway sees it: the revision it speaks, what it declared, and how to
  * reach it outside a request. Each transport (stdio, Streamable HTTP, HTTP+SSE) makes its own.
  */
-import type { ClientCapabilities, Implementation, JSONObject, LoggingLevel } from "@mcpx/core";
-
-export type DownstreamEra = "legacy" | "modern";
+import type { ClientCapabilities, Implementation, JSONObject, LoggingLevel, Revision } from "@mcpx/core";
 
 export interface Peer {
   /** Unique among live peers (a session id, "stdio", …). */
   readonly id: string;
-  readonly era: DownstreamEra;
-  /** The negotiated version (legacy) or the version of the latest request (modern). */
-  version: string;
+  /**
+   * The revision the client speaks, from the registry: negotiated at initialize (legacy) or named by
+   * the request (modern). Undefined before a legacy client's initialize, and for an in-process
+   * caller (the CLI, the control API), which speaks no revision and is never asked anything.
+   */
+  revision: Revision | undefined;
   capabilities: ClientCapabilities;
   clientInfo?: Implementation;
   /** The level asked with logging/setLevel (legacy); no log lines without one. */

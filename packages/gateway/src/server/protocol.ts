@@ -1,13 +1,12 @@
 /**
- * The server side of MCP, for every revision, independent of the transport: legacy initialize and
- * its session state, modern per-request _meta (version, capabilities), server/discover, ping and
- * logging/setLevel where they exist; everything else goes to the gateway's dispatcher. Results are
- * shaped for the revision the client speaks (modern: resultType, caching hints, serverInfo; legacy:
- * none of those keys), and errors carry the code that revision uses.
+ * The server side of MCP, for every revision, independent of the transport. It holds no rule of a
+ * revision: the client's revision (the peer's, from the registry) says which methods exist (a
+ * method it lacks is -32601 by its absence), what mcpx declares to it, how its handshake is
+ * answered and how results and errors are written for it. mcpx itself answers ping, the modern
+ * handshake (server/discover) and logging/setLevel where the revision has them; everything else
+ * goes to the gateway's dispatcher.
  */
 import {
-  CACHEABLE_METHODS,
-  type ClientCapabilities,
   errorResponse,
   type Implementation,
   InternalError,
@@ -17,149 +16,107 @@ import {
   type JSONRPCErrorObject,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  LEGACY_VERSIONS,
   LOGGING_LEVELS,
   type LoggingLevel,
-  McpxError,
-  MetaKey,
   MethodNotFoundError,
-  MODERN_VERSIONS,
   type Redactor,
-  ResourceNotFoundError,
+  type Registry,
+  type Revision,
   redactValue,
+  requestOf,
   resultResponse,
-  UnsupportedProtocolVersionError,
-  withKey,
+  type ServerCapabilities,
+  withoutKeys,
 } from "@mcpx/core";
 import type { Dispatcher } from "../dispatcher.js";
-import type { CallContext, Peer } from "./peer.js";
-
-export const SERVED_LEGACY: readonly string[] = [...LEGACY_VERSIONS].reverse();
-export const SERVED_MODERN: readonly string[] = [...MODERN_VERSIONS];
-/** Every version mcpx serves, newest first (what a -32022 lists). */
-export const SERVED: readonly string[] = [...SERVED_MODERN, ...SERVED_LEGACY];
+import type { CallContext } from "./peer.js";
+import { ServedRevisions } from "./served.js";
 
 export interface ServerIdentity {
   serverInfo: Implementation;
   instructions?: string;
 }
 
-/** What a modern request declared in its _meta. */
-export interface ModernMeta {
-  version: string;
-  capabilities: ClientCapabilities;
-  clientInfo?: Implementation;
-  logLevel?: LoggingLevel;
-}
+/** Everything mcpx can declare; each revision's client gets the part its revision defines. */
+const FULL_CAPABILITIES: ServerCapabilities = Object.freeze({
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  logging: {},
+  completions: {},
+});
 
 export class ServerProtocol {
   readonly #dispatcher: Dispatcher;
   readonly #identity: ServerIdentity;
   readonly #redact: Redactor | undefined;
+  readonly #capabilities = new Map<Revision, ServerCapabilities>();
+  /** The revisions mcpx serves (the registry's). */
+  readonly served: ServedRevisions;
 
   /** @param redact takes the config's secrets out of every error a client is sent (the pool's redact). */
-  constructor(dispatcher: Dispatcher, identity: ServerIdentity, redact?: Redactor) {
+  constructor(dispatcher: Dispatcher, identity: ServerIdentity, registry: Registry, redact?: Redactor) {
     this.#dispatcher = dispatcher;
     this.#identity = identity;
     this.#redact = redact;
+    this.served = new ServedRevisions(registry);
   }
 
-  /** The capabilities mcpx declares to a client of this version. */
-  capabilities(version: string): JSONObject {
-    const caps: JSONObject = {
-      tools: { listChanged: true },
-      prompts: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      logging: {},
-    };
-    // completions was added in 2025-03-26.
-    if (version !== "2024-11-05") caps.completions = {};
+  /** The capabilities mcpx declares to a client of this revision: those its revision defines. */
+  capabilities(revision: Revision): ServerCapabilities {
+    let caps = this.#capabilities.get(revision);
+    if (!caps) {
+      const defined = revision.server.capabilities;
+      caps = Object.fromEntries(Object.entries(FULL_CAPABILITIES).filter(([key]) => defined.includes(key)));
+      this.#capabilities.set(revision, caps);
+    }
     return caps;
   }
 
-  /** The version a legacy client gets: the one it offered if mcpx serves it, else the newest legacy one. */
-  negotiate(offered: unknown): string {
-    return typeof offered === "string" && SERVED_LEGACY.includes(offered)
-      ? offered
-      : (SERVED_LEGACY[0] as string);
-  }
-
-  initializeResult(version: string): JSONObject {
-    const result: JSONObject = {
-      protocolVersion: version,
-      capabilities: this.capabilities(version),
+  /** The answer to the handshake of a client of this revision (initialize, server/discover). */
+  handshakeResult(revision: Revision): JSONObject {
+    return revision.server.handshakeResult({
+      revision,
+      capabilities: this.capabilities(revision),
       serverInfo: this.#identity.serverInfo,
-    };
-    if (this.#identity.instructions) result.instructions = this.#identity.instructions;
-    return result;
+      supported: this.served.versions,
+      ...(this.#identity.instructions ? { instructions: this.#identity.instructions } : {}),
+    });
   }
 
   /**
-   * The _meta a modern request must carry: a version mcpx serves (else -32022 naming the ones it
-   * does) and clientCapabilities (else -32602).
-   */
-  modernMeta(msg: JSONRPCRequest): ModernMeta {
-    const meta = msg.params?._meta as JSONObject | undefined;
-    const version = meta?.[MetaKey.protocolVersion];
-    if (typeof version !== "string") {
-      throw new InvalidParamsError(`${msg.method}: params._meta["${MetaKey.protocolVersion}"] is required`);
-    }
-    if (!SERVED_MODERN.includes(version)) {
-      throw new UnsupportedProtocolVersionError(`Unsupported protocol version: ${version}`, {
-        supported: SERVED,
-        requested: version,
-      });
-    }
-    const capabilities = meta?.[MetaKey.clientCapabilities];
-    if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
-      throw new InvalidParamsError(
-        `${msg.method}: params._meta["${MetaKey.clientCapabilities}"] is required`,
-      );
-    }
-    const out: ModernMeta = { version, capabilities: capabilities as ClientCapabilities };
-    const info = meta?.[MetaKey.clientInfo];
-    if (typeof info === "object" && info !== null) out.clientInfo = info as Implementation;
-    const level = meta?.[MetaKey.logLevel];
-    if (typeof level === "string" && LOGGING_LEVELS.includes(level as LoggingLevel))
-      out.logLevel = level as LoggingLevel;
-    return out;
-  }
-
-  discoverResult(): JSONObject {
-    const result: JSONObject = {
-      supportedVersions: SERVED,
-      capabilities: this.capabilities(SERVED_MODERN[0] as string),
-    };
-    if (this.#identity.instructions) result.instructions = this.#identity.instructions;
-    return result;
-  }
-
-  /**
-   * Answers one request of an initialized legacy session or a checked modern request. initialize
-   * and subscriptions/listen belong to the transport (they change its state) and never come here.
+   * Answers one request of an initialized legacy session or a checked modern request, as the
+   * peer's revision writes it. The initialize that opens a session and subscriptions/listen belong
+   * to the transport (they change its state) and never come here.
    */
   async respond(msg: JSONRPCRequest, ctx: CallContext): Promise<JSONRPCResponse> {
-    const peer = ctx.peer;
+    const revision = ctx.peer.revision;
+    if (!revision) {
+      return errorResponse(
+        msg.id,
+        this.clean(new InternalError(`${msg.method}: the client speaks no revision`).toJSONRPC()),
+      );
+    }
     try {
-      const result = await this.#answer(msg, ctx);
-      return resultResponse(msg.id, this.shape(msg.method, result, peer));
+      const result = await this.#answer(msg, ctx, revision);
+      return resultResponse(msg.id, this.shape(msg.method, result, revision));
     } catch (err) {
-      return errorResponse(msg.id, this.errorFor(err, peer));
+      return errorResponse(msg.id, this.errorFor(err, revision));
     }
   }
 
-  async #answer(msg: JSONRPCRequest, ctx: CallContext): Promise<JSONObject> {
+  async #answer(msg: JSONRPCRequest, ctx: CallContext, revision: Revision): Promise<JSONObject> {
+    // A method the client's revision does not have is not found, whoever could answer it.
+    if (!requestOf(revision.methods, msg.method, "client")) {
+      throw new MethodNotFoundError(`Method not found: ${msg.method}`);
+    }
     const params = msg.params ?? {};
-    const modern = ctx.peer.era === "modern";
     switch (msg.method) {
       case "ping":
-        if (modern) break;
         return {};
       case "server/discover":
-        if (!modern) break;
-        return this.discoverResult();
+        return this.handshakeResult(revision);
       case "logging/setLevel": {
-        if (modern) break;
         const level = params.level;
         if (typeof level !== "string" || !LOGGING_LEVELS.includes(level as LoggingLevel)) {
           throw new InvalidParamsError(`logging/setLevel: level must be one of ${LOGGING_LEVELS.join(", ")}`);
@@ -167,15 +124,7 @@ export class ServerProtocol {
         ctx.peer.logLevel = level as LoggingLevel;
         return {};
       }
-      case "resources/subscribe":
-      case "resources/unsubscribe":
-        // 2026-07-28 subscribes through subscriptions/listen.
-        if (modern) break;
-        return this.#dispatcher.handle(msg.method, params, ctx);
       case "initialize":
-        // 2026-07-28 has no initialize: a method it does not have (-32601, HTTP 404).
-        if (modern)
-          throw new MethodNotFoundError("Method not found: initialize (2026-07-28 has no handshake)");
         throw new InvalidRequestError("already initialized");
       default:
         if (this.#dispatcher.handles(msg.method)) return this.#dispatcher.handle(msg.method, params, ctx);
@@ -183,53 +132,21 @@ export class ServerProtocol {
     throw new MethodNotFoundError(`Method not found: ${msg.method}`);
   }
 
-  /** The result as the client's revision writes it. */
-  shape(method: string, result: JSONObject, peer: Peer): JSONObject {
-    if (peer.era === "modern") {
-      // Every key this may add has its slot before the spread (V8's fast path, see withKey); a slot
-      // left undefined is not written out.
-      const cacheable = CACHEABLE_METHODS.has(method);
-      const out: JSONObject = cacheable
-        ? { resultType: undefined, ttlMs: undefined, cacheScope: undefined, _meta: undefined, ...result }
-        : { resultType: undefined, _meta: undefined, ...result };
-      out.resultType ??= "complete";
-      if (cacheable && out.resultType === "complete") {
-        // Aggregated and routed results are mcpx's: fresh for nobody else to reuse.
-        if (typeof out.ttlMs !== "number" || out.ttlMs < 0) out.ttlMs = 0;
-        if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = "private";
-      }
-      out._meta = withKey(out._meta as JSONObject | undefined, MetaKey.serverInfo, this.#identity.serverInfo);
-      return out;
-    }
-    if (!("resultType" in result || "ttlMs" in result || "cacheScope" in result || "_meta" in result)) {
-      return result;
-    }
-    // A legacy client gets none of 2026-07-28's result keys.
-    const { resultType: _r, ttlMs: _t, cacheScope: _c, ...rest } = result;
-    const meta = rest._meta as JSONObject | undefined;
-    if (meta && MetaKey.serverInfo in meta) {
-      const { [MetaKey.serverInfo]: _s, ...others } = meta;
-      if (Object.keys(others).length > 0) rest._meta = others;
-      else delete rest._meta;
-    }
-    return rest;
+  /** The result as the client's revision writes it, without the keys of other revisions. */
+  shape(method: string, result: JSONObject, revision: Revision): JSONObject {
+    return revision.server.shapeResult(
+      method,
+      withoutKeys(result, this.served.foreign(revision)),
+      this.#identity.serverInfo,
+    );
   }
 
   /**
-   * The error object for a client of this revision (a missing resource is -32602 in 2026-07-28),
-   * without a credential: an upstream's error may quote what it was sent.
+   * The error object for a client of this revision, without a credential: an upstream's error may
+   * quote what it was sent.
    */
-  errorFor(err: unknown, peer: Peer): JSONRPCErrorObject {
-    let out: JSONRPCErrorObject;
-    if (err instanceof ResourceNotFoundError) {
-      out = {
-        code: peer.era === "modern" ? -32602 : -32002,
-        message: err.message,
-        ...(err.data === undefined ? {} : { data: err.data }),
-      };
-    } else if (err instanceof McpxError) out = err.toJSONRPC();
-    else out = new InternalError(err instanceof Error ? err.message : String(err)).toJSONRPC();
-    return this.clean(out);
+  errorFor(err: unknown, revision: Revision): JSONRPCErrorObject {
+    return this.clean(revision.server.errorFor(err));
   }
 
   /**

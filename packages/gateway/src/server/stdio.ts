@@ -1,7 +1,9 @@
 /**
- * `mcpx stdio`: one downstream client on stdin and stdout, newline-delimited JSON-RPC. A client that
- * opens with initialize is served as the legacy revision it negotiates; one whose requests carry
- * 2026-07-28 _meta is served statelessly, its subscriptions/listen streams tagged on the one channel.
+ * `mcpx stdio`: one downstream client on stdin and stdout, newline-delimited JSON-RPC. Each message
+ * is decided once: after a legacy initialize, everything is that session's; before it, a request
+ * goes to the revision whose way of opening a client it follows: initialize opens the legacy
+ * session of the revision it negotiates, a request whose _meta names a modern version is served
+ * statelessly (its subscriptions/listen streams tagged on the one channel).
  */
 import type { Readable, Writable } from "node:stream";
 import {
@@ -16,12 +18,14 @@ import {
   LineFramer,
   type Logger,
   type McpxError,
-  MetaKey,
   NestingTooDeepError,
   type OversizedLine,
   oversizedFrameId,
   type RequestId,
+  type Revision,
+  requestOf,
   resultResponse,
+  type ServedClient,
 } from "@mcpx/core";
 import type { Gateway } from "../gateway.js";
 import { anySignal, ClientRequests } from "./client-requests.js";
@@ -52,7 +56,8 @@ export class StdioServer {
   readonly #peer: Peer;
   /** What mcpx asked a legacy client (elicitation, sampling) and awaits its response to. */
   readonly #clientRequests = new ClientRequests();
-  #era: "legacy" | "modern" | undefined;
+  /** A legacy client's session: from its initialize on, every message is the session's. */
+  #session = false;
   #initialized = false;
 
   constructor(gateway: Gateway, opts: StdioServerOptions) {
@@ -61,15 +66,12 @@ export class StdioServer {
     const self = this;
     this.#peer = {
       id: "stdio",
-      get era() {
-        return self.#era ?? "legacy";
-      },
-      version: "",
+      revision: undefined,
       capabilities: {},
       authContext: "stdio",
       notify(method: string, params: JSONObject) {
         // A legacy client hears everything on the one channel; a modern one only through its listens.
-        if (self.#era !== "legacy" || !self.#initialized) return false;
+        if (!self.#session || !self.#initialized) return false;
         self.#write({ jsonrpc: "2.0", method, params });
         return true;
       },
@@ -138,7 +140,7 @@ export class StdioServer {
   }
 
   #notification(method: string, params: JSONObject): void {
-    if (method === "notifications/initialized" && this.#era === "legacy") {
+    if (method === "notifications/initialized" && this.#session) {
       this.#initialized = true;
       return;
     }
@@ -155,20 +157,17 @@ export class StdioServer {
   }
 
   async #request(msg: JSONRPCRequest): Promise<void> {
-    if (msg.method === "initialize") return this.#initialize(msg);
-    const meta = msg.params?._meta as JSONObject | undefined;
-    if (this.#era !== "legacy" && meta?.[MetaKey.protocolVersion] !== undefined) {
-      this.#era = "modern";
-      return this.#modern(msg);
-    }
-    if (this.#era !== "legacy") {
-      if (msg.method === "ping") return this.#write(resultResponse(msg.id, {}));
-      const err = new InvalidRequestError(
-        `${msg.method} before initialize (or a 2026-07-28 request without _meta)`,
-      );
-      return this.#write(errorResponse(msg.id, err.toJSONRPC()));
-    }
-    await this.#respond(msg, this.#peer);
+    if (this.#session) return this.#respond(msg, this.#peer);
+    const served = this.#gateway.protocol.served;
+    const opener = served.opener(msg);
+    if (opener?.features.initialize) return this.#initialize(msg, opener);
+    if (opener) return this.#modern(msg, opener);
+    if (msg.method === "ping") return this.#write(resultResponse(msg.id, {}));
+    const standalone = served.all.filter((r) => !r.features.initialize).map((r) => r.version);
+    const err = new InvalidRequestError(
+      `${msg.method} before initialize (or a ${standalone.join(" or ") || "modern"} request without _meta)`,
+    );
+    return this.#write(errorResponse(msg.id, err.toJSONRPC()));
   }
 
   /** Answers through the protocol; a request the client cancelled gets no answer. */
@@ -179,53 +178,47 @@ export class StdioServer {
     if (!ctx.signal.aborted) this.#write(response);
   }
 
-  #initialize(msg: JSONRPCRequest): void {
+  /** The legacy session opens: the revision negotiates the version initialize offered. */
+  #initialize(msg: JSONRPCRequest, opener: Revision): void {
     const protocol = this.#gateway.protocol;
-    if (this.#era === "legacy") {
-      this.#write(errorResponse(msg.id, new InvalidRequestError("already initialized").toJSONRPC()));
-      return;
-    }
-    const params = msg.params ?? {};
-    const version = protocol.negotiate(params.protocolVersion);
-    this.#era = "legacy";
-    this.#peer.version = version;
-    this.#peer.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
-    if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
-      this.#peer.clientInfo = params.clientInfo as Peer["clientInfo"] & object;
-    }
+    const client = opener.server.negotiate(msg, protocol.served.context());
+    this.#session = true;
+    this.#peer.revision = client.revision;
+    this.#peer.capabilities = client.capabilities;
+    if (client.clientInfo) this.#peer.clientInfo = client.clientInfo;
     this.#gateway.addPeer(this.#peer);
-    this.#write(resultResponse(msg.id, protocol.initializeResult(version)));
+    this.#write(resultResponse(msg.id, protocol.handshakeResult(client.revision)));
   }
 
-  async #modern(msg: JSONRPCRequest): Promise<void> {
+  /** A request that stands alone: its revision negotiates with it (its _meta), then it is answered. */
+  async #modern(msg: JSONRPCRequest, opener: Revision): Promise<void> {
     const protocol = this.#gateway.protocol;
-    let meta: ReturnType<typeof protocol.modernMeta>;
+    let meta: ServedClient;
     try {
-      meta = protocol.modernMeta(msg);
+      meta = opener.server.negotiate(msg, protocol.served.context());
     } catch (err) {
-      this.#write(errorResponse(msg.id, protocol.errorFor(err, this.#peer)));
+      this.#write(errorResponse(msg.id, protocol.errorFor(err, opener)));
       return;
     }
     const peer: Peer = {
       id: "stdio",
-      era: "modern",
-      version: meta.version,
+      revision: meta.revision,
       capabilities: meta.capabilities,
       authContext: "stdio",
       notify: () => false,
     };
-    if (msg.method === "subscriptions/listen") {
+    if (msg.method === "subscriptions/listen" && requestOf(meta.revision.methods, msg.method, "client")) {
       let listen: OpenListen;
       try {
         listen = await openListen(
           this.#gateway,
-          { id: "stdio", version: meta.version, capabilities: meta.capabilities, authContext: "stdio" },
+          { id: "stdio", revision: meta.revision, capabilities: meta.capabilities, authContext: "stdio" },
           msg.id,
           parseFilter(msg.params),
           (frame) => this.#write(frame),
         );
       } catch (err) {
-        this.#write(errorResponse(msg.id, protocol.errorFor(err, peer)));
+        this.#write(errorResponse(msg.id, protocol.errorFor(err, meta.revision)));
         return;
       }
       this.#listens.set(msg.id, listen);
@@ -244,7 +237,7 @@ export class StdioServer {
       notify: (method, params) => this.#write({ jsonrpc: "2.0", method, params }),
     };
     if (typeof token === "string" || typeof token === "number") ctx.progressToken = token;
-    if (peer.era === "legacy") {
+    if (peer.revision?.features.serverRequests) {
       // stdio has one channel: the question goes on it, and the client's response comes back on it.
       ctx.request = (method, params, opts) =>
         this.#clientRequests.send(

@@ -13,7 +13,6 @@ import {
   decodeFrame,
   ErrorCode,
   InternalError,
-  type JSONObject,
   type JSONRPCFrame,
   type JSONRPCMessage,
   type Logger,
@@ -22,7 +21,6 @@ import {
   NestingTooDeepError,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
-import { SERVED_MODERN } from "../protocol.js";
 import { accepts, checkContentType, notAcceptable, readBody } from "./body.js";
 import { type ConnectionBounds, guardConnections, serverOptions } from "./connection-bounds.js";
 import { HttpSse } from "./http-sse.js";
@@ -106,6 +104,7 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
   const keepAliveMs = options.keepAliveMs ?? 25_000;
   const log = options.log;
   const gate = new Gatekeeper(options);
+  const served = gateway.protocol.served;
   const sessions = new SessionTable(gateway, {
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     handshakeMs: options.sessionHandshakeMs ?? 10_000,
@@ -136,6 +135,11 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     }
   }
 
+  /**
+   * One POST to the MCP endpoint. Its era and revision are decided here, once: a request of a live
+   * session is the session's; any other request goes to the revision whose way of opening a client
+   * it follows (a modern request's _meta, or initialize), which takes it from there.
+   */
   async function postMcp(req: IncomingMessage, res: ServerResponse, authContext: string): Promise<void> {
     checkContentType(req);
     const info: RequestInfo = { authContext, accept: accepts(header(req, "accept")) };
@@ -147,52 +151,61 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     const session = sessions.get(sid, "streamable", authContext);
     if (session) return legacy.post(req, res, session, messages, batch, info);
     if (batch) {
-      throw sid === undefined
-        ? new HttpRefusal(400, ErrorCode.InvalidRequest, "Bad Request: a batch needs a 2025-03-26 session")
-        : sessionNotFound();
+      if (sid !== undefined) throw sessionNotFound();
+      const batched = served.all.filter((r) => r.features.batches).map((r) => r.version);
+      throw new HttpRefusal(
+        400,
+        ErrorCode.InvalidRequest,
+        batched.length > 0
+          ? `Bad Request: a batch needs a ${batched.join(" or ")} session`
+          : "Bad Request: no revision mcpx serves has JSON-RPC batches",
+      );
     }
     const msg = body as JSONRPCMessage;
+    const headerVersion = header(req, "mcp-protocol-version");
     if ("method" in msg && "id" in msg) {
-      const meta = msg.params?._meta as JSONObject | undefined;
-      // A modern request stands alone (a stray Mcp-Session-Id means nothing to it): it says so in
-      // its _meta, or in its MCP-Protocol-Version header when its _meta is missing or incomplete
-      // (then it is refused as a 2026-07-28 request: -32602, not as a legacy one).
-      if (
-        meta?.[MetaKey.protocolVersion] !== undefined ||
-        SERVED_MODERN.includes(header(req, "mcp-protocol-version") ?? "")
-      ) {
-        return modern.request(req, res, msg, info);
-      }
-      if (msg.method === "initialize") return legacy.initialize(req, res, msg, info);
+      // A modern request stands alone (a stray Mcp-Session-Id means nothing to it); an initialize
+      // opens a session. Whose it is, its revision says (served.opener).
+      const opener = served.opener(msg, headerVersion);
+      if (opener?.features.initialize) return legacy.initialize(req, res, msg, info, opener);
+      if (opener) return modern.request(req, res, msg, info, opener);
       if (sid !== undefined) throw sessionNotFound();
       throw new HttpRefusal(
         400,
         ErrorCode.InvalidRequest,
-        `Bad Request: ${msg.method} carries neither an Mcp-Session-Id (legacy clients: initialize first) nor params._meta["${MetaKey.protocolVersion}"] (2026-07-28)`,
+        `Bad Request: ${msg.method} carries neither an Mcp-Session-Id (legacy clients: initialize first) nor params._meta["${MetaKey.protocolVersion}"] (${standalone()})`,
         { id: msg.id },
       );
     }
     if ("method" in msg) {
       // A notification with no session: a modern client's (cancellation over HTTP is closing the stream).
-      if (sid === undefined || SERVED_MODERN.includes(header(req, "mcp-protocol-version") ?? "")) {
-        return accepted(res);
-      }
+      if (sid === undefined || served.standsAlone(headerVersion)) return accepted(res);
       throw sessionNotFound();
     }
     if (sid !== undefined) throw sessionNotFound();
     throw new HttpRefusal(
       400,
       ErrorCode.InvalidRequest,
-      "Bad Request: a response needs a session (2026-07-28 clients send none)",
+      `Bad Request: a response needs a session (${standalone()} clients send none)`,
     );
+  }
+
+  /** The served versions whose requests stand alone, for messages that name them. */
+  function standalone(): string {
+    return served.all
+      .filter((r) => !r.features.initialize)
+      .map((r) => r.version)
+      .join(", ");
   }
 
   /** GET or DELETE on the MCP endpoint: legacy sessions only. */
   async function sessionRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo): Promise<void> {
     const sid = header(req, "mcp-session-id");
-    const version = header(req, "mcp-protocol-version");
-    if (sid === undefined || (version !== undefined && SERVED_MODERN.includes(version))) {
-      throw methodNotAllowed("POST", `${req.method} is for legacy sessions (2026-07-28 clients only POST)`);
+    if (sid === undefined || served.standsAlone(header(req, "mcp-protocol-version"))) {
+      throw methodNotAllowed(
+        "POST",
+        `${req.method} is for legacy sessions (${standalone()} clients only POST)`,
+      );
     }
     const session = sessions.get(sid, "streamable", info.authContext);
     if (!session) throw sessionNotFound();

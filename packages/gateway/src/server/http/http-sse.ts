@@ -14,7 +14,6 @@ import {
   resultResponse,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
-import { SERVED_LEGACY } from "../protocol.js";
 import { notAcceptable } from "./body.js";
 import type { LegacySession } from "./legacy-sessions.js";
 import type { RequestInfo } from "./modern.js";
@@ -72,22 +71,21 @@ export class HttpSse {
 
   async #request(session: LegacySession, msg: JSONRPCRequest): Promise<void> {
     const send = (frame: JSONRPCMessage) => session.channel?.(frame);
-    if (msg.method === "initialize" && !session.version) {
+    if (!session.revision) {
       const protocol = this.#gateway.protocol;
-      const params = msg.params ?? {};
-      const offered = params.protocolVersion;
-      // The transport is 2024-11-05's: a version it does not know gets 2024-11-05.
-      session.version =
-        typeof offered === "string" && SERVED_LEGACY.includes(offered) ? offered : "2024-11-05";
-      session.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
-      if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
-        session.clientInfo = params.clientInfo as LegacySession["clientInfo"] & object;
+      // The transport is 2024-11-05's: its revisions come first, so a version it does not serve gets
+      // the newest of them; the first initialize-era revision negotiates.
+      const ctx = protocol.served.context(undefined, "http+sse");
+      const opener = ctx.served.find((r) => r.features.initialize && r.server.opens(msg));
+      if (opener) {
+        const client = opener.server.negotiate(msg, ctx);
+        session.revision = client.revision;
+        session.capabilities = client.capabilities;
+        if (client.clientInfo) session.clientInfo = client.clientInfo;
+        this.#sessions.join(session);
+        send(resultResponse(msg.id, protocol.handshakeResult(client.revision)));
+        return;
       }
-      this.#sessions.join(session);
-      send(resultResponse(msg.id, protocol.initializeResult(session.version)));
-      return;
-    }
-    if (!session.version) {
       if (msg.method === "ping") return void send(resultResponse(msg.id, {}));
       send(errorResponse(msg.id, new InvalidRequestError(`${msg.method} before initialize`).toJSONRPC()));
       return;

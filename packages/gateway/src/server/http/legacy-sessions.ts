@@ -14,6 +14,7 @@ import type {
   JSONRPCResponse,
   LoggingLevel,
   RequestId,
+  Revision,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
 import { anySignal, ClientRequests, type FrameWriter } from "../client-requests.js";
@@ -32,12 +33,12 @@ let useClock = 0;
 export class LegacySession implements Peer {
   readonly id: string;
   readonly sessionId: string;
-  readonly era = "legacy" as const;
   readonly transport: SessionTransport;
   readonly authContext: string;
   /** The client's address as the socket saw it: sessions are bounded per address. */
   readonly client: string;
-  version = "";
+  /** The revision initialize settled; none before it (HTTP+SSE opens the session first). */
+  revision: Revision | undefined;
   capabilities: ClientCapabilities = {};
   clientInfo?: Implementation;
   logLevel?: LoggingLevel;

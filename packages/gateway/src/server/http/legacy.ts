@@ -12,21 +12,19 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type Revision,
   resultResponse,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
-import { SERVED } from "../protocol.js";
 import { notAcceptable } from "./body.js";
 import { ignore, progressTokenOf } from "./context.js";
+import { headerReader } from "./headers-check.js";
 import { GET_STREAM, type LegacySession } from "./legacy-sessions.js";
 import type { RequestInfo } from "./modern.js";
 import { parseEventId, ReplayStream } from "./replay-stream.js";
 import { accepted, HttpRefusal, sendJson } from "./reply.js";
 import { clientAddress, type SessionTable } from "./session-table.js";
 import { openSse, writeFrame } from "./sse.js";
-
-/** Versions older than the MCP-Protocol-Version header: a request without it is taken for them. */
-const BEFORE_HEADER = new Set(["2024-11-05", "2025-03-26"]);
 
 export interface LegacyHttpOptions {
   /** Events kept per stream for resumption. */
@@ -60,19 +58,23 @@ export class LegacyHttp {
    * POST initialize without a (live) session: a new session, its id in Mcp-Session-Id. An evicted
    * or reaped session's id is unknown from then on (404), so its client initializes again.
    */
-  initialize(req: IncomingMessage, res: ServerResponse, msg: JSONRPCRequest, info: RequestInfo): void {
+  initialize(
+    req: IncomingMessage,
+    res: ServerResponse,
+    msg: JSONRPCRequest,
+    info: RequestInfo,
+    opener: Revision,
+  ): void {
     const protocol = this.#gateway.protocol;
-    const params = msg.params ?? {};
+    const client = opener.server.negotiate(msg, protocol.served.context(headerReader(req.headers)));
     const session = this.#sessions.create("streamable", info.authContext, clientAddress(req));
-    session.version = protocol.negotiate(params.protocolVersion);
-    session.capabilities = (params.capabilities as JSONObject | undefined) ?? {};
-    if (typeof params.clientInfo === "object" && params.clientInfo !== null) {
-      session.clientInfo = params.clientInfo as LegacySession["clientInfo"] & object;
-    }
+    session.revision = client.revision;
+    session.capabilities = client.capabilities;
+    if (client.clientInfo) session.clientInfo = client.clientInfo;
     this.#sessions.join(session);
     // Every later notification outside a request goes on the standalone GET stream, once opened.
     session.channel = (frame) => session.streams.get(GET_STREAM)?.send(frame) ?? false;
-    const response = resultResponse(msg.id, protocol.initializeResult(session.version));
+    const response = resultResponse(msg.id, protocol.handshakeResult(client.revision));
     const headers = { "mcp-session-id": session.sessionId };
     if (info.accept.json) {
       sendJson(res, 200, response, headers);
@@ -93,9 +95,15 @@ export class LegacyHttp {
     info: RequestInfo,
   ): Promise<void> {
     session.touch();
-    this.checkVersion(req, session);
-    if (batch && session.version !== "2025-03-26") {
-      throw badRequest(`JSON-RPC batches are not part of ${session.version} (only 2025-03-26 has them)`);
+    const revision = this.checkVersion(req, session);
+    if (batch && !revision.features.batches) {
+      const batched = this.#gateway.protocol.served.all
+        .filter((r) => r.features.batches)
+        .map((r) => r.version);
+      const has = batched.length === 1 ? "has" : "have";
+      throw badRequest(
+        `JSON-RPC batches are not part of ${revision.version} (only ${batched.join(", ") || "none mcpx serves"} ${has} them)`,
+      );
     }
     const requests: JSONRPCRequest[] = [];
     for (const m of messages) {
@@ -119,7 +127,8 @@ export class LegacyHttp {
     const openStream = (): ReplayStream => {
       if (!stream) {
         stream = session.openStream(this.#opts.replayEvents, this.#opts.retainStreams);
-        stream.attach(res, { prime: session.version === "2025-11-25" });
+        // Primed (an id and an empty event, with retry) where the revision resumes streams (SEP-1699).
+        stream.attach(res, { prime: revision.features.resumption });
       }
       return stream;
     };
@@ -163,7 +172,7 @@ export class LegacyHttp {
   /** GET: the standalone stream, or the resumption of any stream of the session (Last-Event-ID). */
   get(req: IncomingMessage, res: ServerResponse, session: LegacySession, info: RequestInfo): void {
     if (!info.accept.sse) throw notAcceptable("text/event-stream");
-    this.checkVersion(req, session);
+    const revision = this.checkVersion(req, session);
     session.touch();
     const last = req.headers["last-event-id"];
     const keepAliveMs = this.#opts.keepAliveMs;
@@ -188,7 +197,7 @@ export class LegacyHttp {
       stream = new ReplayStream(GET_STREAM, this.#opts.replayEvents);
       session.streams.set(GET_STREAM, stream);
     }
-    stream.attach(res, { prime: session.version === "2025-11-25", keepAliveMs });
+    stream.attach(res, { prime: revision.features.resumption, keepAliveMs });
   }
 
   /** DELETE: the session ends; later requests with its id get 404. */
@@ -200,28 +209,32 @@ export class LegacyHttp {
 
   /**
    * MCP-Protocol-Version after initialize: a version mcpx serves, and the session's. Without the
-   * header the request is taken for 2025-03-26 (the spec's default), which suits only sessions that
-   * negotiated a version from before the header (2024-11-05, 2025-03-26); from 2025-06-18 on the
-   * client must send it.
+   * header the request is taken for 2025-03-26 (the spec's default), which suits only sessions of a
+   * revision from before the header (`features.versionHeader` false); from the header on, the
+   * client must send it. Returns the session's revision.
    */
-  checkVersion(req: IncomingMessage, session: LegacySession): void {
-    const raw = req.headers["mcp-protocol-version"];
-    const header = Array.isArray(raw) ? raw.join(", ") : raw;
+  checkVersion(req: IncomingMessage, session: LegacySession): Revision {
+    const revision = session.revision;
+    // A streamable session has its revision from the initialize that opened it.
+    if (!revision) throw badRequest("the session has not been initialized");
+    const header = headerReader(req.headers)("mcp-protocol-version");
     if (header === undefined) {
-      if (BEFORE_HEADER.has(session.version)) return;
+      if (!revision.features.versionHeader) return revision;
       throw badRequest(
-        `the MCP-Protocol-Version header is required (this session negotiated ${session.version})`,
+        `the MCP-Protocol-Version header is required (this session negotiated ${revision.version})`,
       );
     }
-    if (!SERVED.includes(header)) {
+    const served = this.#gateway.protocol.served;
+    if (!served.get(header)) {
       throw badRequest(
-        `unsupported MCP-Protocol-Version ${JSON.stringify(header)} (mcpx serves ${SERVED.join(", ")})`,
+        `unsupported MCP-Protocol-Version ${JSON.stringify(header)} (mcpx serves ${served.versions.join(", ")})`,
       );
     }
-    if (header !== session.version) {
+    if (header !== revision.version) {
       throw badRequest(
-        `MCP-Protocol-Version ${header} is not the version this session negotiated (${session.version})`,
+        `MCP-Protocol-Version ${header} is not the version this session negotiated (${revision.version})`,
       );
     }
+    return revision;
   }
 }

@@ -14,16 +14,18 @@ import {
   type JSONRPCResponse,
   MetaKey,
   type RequestId,
+  type Revision,
+  requestOf,
   resultResponse,
+  type ServedClient,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
 import { parseFilter } from "../listen.js";
 import { type OpenListen, openListen } from "../listen-peer.js";
 import type { Peer } from "../peer.js";
-import type { ModernMeta } from "../protocol.js";
 import { type Accepts, notAcceptable } from "./body.js";
 import { callContext, ignore, progressTokenOf } from "./context.js";
-import { checkModernHeaders, checkVersionHeader, ParamHeaderIndex } from "./headers-check.js";
+import { headerReader, ParamHeaderIndex } from "./headers-check.js";
 import { errorBody, refuse, sendJson } from "./reply.js";
 import { keepAlive, openSse, writable, writeFrame } from "./sse.js";
 
@@ -32,16 +34,6 @@ export interface RequestInfo {
   authContext: string;
   accept: Accepts;
 }
-
-/** For errors raised before there is a peer: errorFor only looks at the era. */
-const MODERN: Peer = {
-  id: "http-modern",
-  era: "modern",
-  version: "2026-07-28",
-  capabilities: {},
-  authContext: "anonymous",
-  notify: () => false,
-};
 
 /** The HTTP status a modern answer travels with (streamable-http.mdx §Status). */
 export function modernStatus(response: JSONRPCResponse): number {
@@ -72,28 +64,36 @@ export class ModernHttp {
     this.#params = new ParamHeaderIndex(gateway.catalog);
   }
 
+  /**
+   * One request, of the revision `opener`'s era (the router decided): the revision negotiates with
+   * it (its _meta: version, capabilities) and checks its mirrored headers; every error up to here
+   * is its refusal, with HTTP 400.
+   */
   async request(
     req: IncomingMessage,
     res: ServerResponse,
     msg: JSONRPCRequest,
     info: RequestInfo,
+    opener: Revision,
   ): Promise<void> {
     const protocol = this.#gateway.protocol;
-    let meta: ModernMeta;
+    const header = headerReader(req.headers);
+    let meta: ServedClient;
     try {
-      checkVersionHeader(req.headers, msg);
-      meta = protocol.modernMeta(msg);
-      await checkModernHeaders(req.headers, msg, meta.version, this.#params);
+      meta = opener.server.negotiate(msg, protocol.served.context(header));
+      const rules = meta.revision.toolHeaders;
+      await meta.revision.server.checkHeaders(msg, header, (tool) => this.#params.of(rules, tool));
     } catch (err) {
-      sendJson(res, 400, errorBody(msg.id, protocol.errorFor(err, MODERN)));
+      sendJson(res, 400, errorBody(msg.id, protocol.errorFor(err, opener)));
       return;
     }
-    if (msg.method === "subscriptions/listen") return this.#listen(res, msg, meta, info);
+    if (msg.method === "subscriptions/listen" && requestOf(meta.revision.methods, msg.method, "client")) {
+      return this.#listen(res, msg, meta, info);
+    }
 
     const peer: Peer = {
       id: `http-modern-${++this.#seq}`,
-      era: "modern",
-      version: meta.version,
+      revision: meta.revision,
       capabilities: meta.capabilities,
       authContext: info.authContext,
       notify: () => false,
@@ -139,7 +139,7 @@ export class ModernHttp {
   async #listen(
     res: ServerResponse,
     msg: JSONRPCRequest,
-    meta: ModernMeta,
+    meta: ServedClient,
     info: RequestInfo,
   ): Promise<void> {
     if (!info.accept.sse)
@@ -148,7 +148,7 @@ export class ModernHttp {
     const write = (frame: JSONRPCMessage) => void writeFrame(res, frame);
     const owner = {
       id: `http-listen-${++this.#seq}`,
-      version: meta.version,
+      revision: meta.revision,
       capabilities: meta.capabilities,
       authContext: info.authContext,
       ...(meta.clientInfo ? { clientInfo: meta.clientInfo } : {}),
@@ -157,7 +157,7 @@ export class ModernHttp {
       id: msg.id,
       res,
       opening: openListen(this.#gateway, owner, msg.id, parseFilter(msg.params), write).catch((err) => {
-        write(errorBody(msg.id, this.#gateway.protocol.errorFor(err, MODERN)));
+        write(errorBody(msg.id, this.#gateway.protocol.errorFor(err, meta.revision)));
         return undefined;
       }),
     };
