@@ -287,7 +287,7 @@ export class RequestEngine {
 
   #cancelAction(pending: Pending): CancelAction {
     if (!pending.cancellable || !this.revision) return "never";
-    const action = this.revision.cancel(pending.method, this.#parts.transport.kind);
+    const action = this.revision.cancel(pending.method);
     // Closing a stream the request does not have cancels nothing: without per-request streams the
     // notification is the cancellation (over stdio it MUST be sent: spec basic/transports/stdio).
     return action === "close-stream" && !this.#can.perRequestStreams ? "notify" : action;

@@ -54,7 +54,7 @@ function engineOver(kind: TransportKind, capabilities: TransportCapabilities | u
     era: "modern",
     shapeRequest: (m: unknown) => m,
     headers: (msg: JSONRPCMessage) => ("method" in msg ? { "Mcp-Method": msg.method } : undefined),
-    cancel: (_method: string, t: TransportKind): CancelAction => (t === "stdio" ? "notify" : "close-stream"),
+    cancel: (): CancelAction => "close-stream",
   } as unknown as Revision;
   const engine = new RequestEngine(
     {

@@ -137,8 +137,12 @@ export interface Revision {
   shapeRequest(msg: JSONRPCRequest, conn: ConnectionInfo): JSONRPCRequest;
   /** HTTP headers derived from the frame (never credentials: those belong to the auth scheme). */
   headers(msg: JSONRPCMessage, conn: ConnectionInfo): Record<string, string> | undefined;
-  /** How a request of this method is cancelled over this transport. */
-  cancel(method: string, transport: TransportKind): CancelAction;
+  /**
+   * How a request of this method is cancelled. "close-stream" holds where the transport gives each
+   * request a stream of its own (TransportCapabilities.perRequestStreams); elsewhere the engine sends
+   * notifications/cancelled instead, so a revision never needs to know which transport it runs on.
+   */
+  cancel(method: string): CancelAction;
   /** Whether a list ends, given the cursor just sent and the nextCursor received. */
   paginationEnded(sent: string | undefined, next: unknown): boolean;
   /** The named error for an error object the server returned to `method`. */

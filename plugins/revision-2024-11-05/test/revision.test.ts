@@ -36,8 +36,8 @@ describe("revision 2024-11-05", () => {
   });
 
   it("2024-11-05/cancellation/rule", () => {
-    expect(revision.cancel("initialize", "stdio")).toBe("never");
-    expect(revision.cancel("tools/call", "streamable-http")).toBe("notify");
+    expect(revision.cancel("initialize")).toBe("never");
+    expect(revision.cancel("tools/call")).toBe("notify");
   });
 
   it("2024-11-05/pagination/rule", () => {

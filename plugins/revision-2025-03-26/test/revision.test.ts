@@ -36,8 +36,8 @@ describe("revision 2025-03-26", () => {
   });
 
   it("2025-03-26/cancellation/rule", () => {
-    expect(revision.cancel("initialize", "stdio")).toBe("never");
-    expect(revision.cancel("tools/call", "streamable-http")).toBe("notify");
+    expect(revision.cancel("initialize")).toBe("never");
+    expect(revision.cancel("tools/call")).toBe("notify");
   });
 
   it("2025-03-26/pagination/rule", () => {

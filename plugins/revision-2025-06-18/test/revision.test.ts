@@ -38,8 +38,8 @@ describe("revision 2025-06-18", () => {
   });
 
   it("2025-06-18/cancellation/rule", () => {
-    expect(revision.cancel("initialize", "stdio")).toBe("never");
-    expect(revision.cancel("tools/call", "streamable-http")).toBe("notify");
+    expect(revision.cancel("initialize")).toBe("never");
+    expect(revision.cancel("tools/call")).toBe("notify");
   });
 
   it("2025-06-18/pagination/rule", () => {

@@ -38,8 +38,8 @@ describe("revision 2025-11-25", () => {
   });
 
   it("2025-11-25/cancellation/rule", () => {
-    expect(revision.cancel("initialize", "stdio")).toBe("never");
-    expect(revision.cancel("tools/call", "streamable-http")).toBe("notify");
+    expect(revision.cancel("initialize")).toBe("never");
+    expect(revision.cancel("tools/call")).toBe("notify");
   });
 
   it("2025-11-25/pagination/rule", () => {

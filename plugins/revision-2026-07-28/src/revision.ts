@@ -13,7 +13,6 @@ import {
   MissingRequiredClientCapabilityError,
   ResourceNotFoundError,
   type Revision,
-  type TransportKind,
   withKey,
 } from "@mcpx/core";
 import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
@@ -78,9 +77,9 @@ export const revision: Revision = Object.freeze({
   headers(msg: JSONRPCMessage, conn: ConnectionInfo) {
     return modernHeaders(msg, conn, this.methods);
   },
-  // Over HTTP, closing the response stream is the cancellation; over stdio the notification MUST be sent.
-  cancel: (_method: string, transport: TransportKind): CancelAction =>
-    transport === "stdio" ? "notify" : "close-stream",
+  // Closing the request's stream is the cancellation; where a transport has no per-request streams
+  // (stdio) the engine sends the notification, which the stdio transport page requires.
+  cancel: (): CancelAction => "close-stream",
   // "" is a cursor in 2026-07-28; a cursor that repeats the one just sent still ends the list.
   paginationEnded: (sent: string | undefined, next: unknown): boolean =>
     typeof next !== "string" || next === sent,
