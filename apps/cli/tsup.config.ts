@@ -1,4 +1,20 @@
+import { cpSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
 import { defineConfig } from "tsup";
+
+/**
+ * The web console (@mcpx/console, built by turbo before this package: a devDependency) goes into
+ * dist/console/, where the daemon's console-dir.ts looks beside the bundle.
+ */
+function copyConsole(): void {
+  const manifest = createRequire(import.meta.url).resolve("@mcpx/console/package.json");
+  const built = path.join(path.dirname(manifest), "dist");
+  if (!existsSync(path.join(built, "index.html"))) {
+    throw new Error(`the console is not built (${built}): run its build first (turbo does)`);
+  }
+  cpSync(built, "dist/console", { recursive: true });
+}
 
 /**
  * mcpx is installed on its own (`npm install -g mcpx-<version>.tgz`), and npm fetches every
@@ -20,4 +36,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: "node20",
+  onSuccess: async () => copyConsole(),
 });

@@ -100,6 +100,20 @@ try {
   finish();
 }
 
+/** The web console's page and its script, from the files the tarball carries, under the CSP. */
+async function consoleServed(base) {
+  const page = await fetch(base, { signal: AbortSignal.timeout(15_000) });
+  const html = await page.text();
+  expect(page.status === 200, `GET ${base} answered ${page.status}: ${html}`);
+  const csp = page.headers.get("content-security-policy") ?? "";
+  expect(csp.includes("default-src 'self'"), `GET ${base} has no strict Content-Security-Policy: ${csp}`);
+  const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+  expect(script !== undefined, `the console's page names no script:\n${html}`);
+  const js = await fetch(new URL(script, base), { signal: AbortSignal.timeout(15_000) });
+  expect(js.status === 200, `GET ${script} answered ${js.status}`);
+  await js.arrayBuffer();
+}
+
 function expect(ok, message) {
   if (!ok) throw new Error(message);
 }
@@ -138,6 +152,7 @@ async function serveAnswers(bin, config, cwd) {
         reject(new Error(`mcpx serve exited ${code}:\n${output}`));
       });
     });
+    await consoleServed(new URL("/", url));
     const post = async (body, headers = {}) => {
       const res = await fetch(url, {
         method: "POST",

@@ -3,5 +3,5 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["@mcpx/source"] },
   ssr: { resolve: { conditions: ["@mcpx/source"] } },
-  test: { include: ["test/**/*.test.ts"] },
+  test: { include: ["test/**/*.test.ts"], setupFiles: ["test/strict-check.setup.ts"] },
 });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPlugins } from "@mcpx/config";
-import { createHost, type LifecycleEvent, silentLogger } from "@mcpx/core";
+import { type LifecycleEvent, silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 
@@ -41,6 +42,7 @@ const BUILTINS = [
   "@mcpx/auth-header",
   "@mcpx/auth-env",
   "@mcpx/auth-query",
+  "@mcpx/auth-oauth",
   "@mcpx/elicitation-broker",
 ];
 
@@ -93,7 +95,7 @@ describe("cli", () => {
         "  everything-http",
         "    url: http://127.0.0.1:3001/mcp",
         "    namespace: everything-http",
-        "plugins (15):",
+        "plugins (16):",
         ...BUILTINS.map((name) => `  ${name}  from (built-in)`),
         "  @mcpx/example-plugin@0.1.0  from ./plugin-hello",
         "",

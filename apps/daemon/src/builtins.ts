@@ -2,6 +2,7 @@ import authBasic from "@mcpx/auth-basic";
 import authBearer from "@mcpx/auth-bearer";
 import authEnv from "@mcpx/auth-env";
 import authHeader from "@mcpx/auth-header";
+import authOauth from "@mcpx/auth-oauth";
 import authQuery from "@mcpx/auth-query";
 import type { Plugin } from "@mcpx/core";
 import elicitationBroker from "@mcpx/elicitation-broker";
@@ -35,6 +36,7 @@ export const builtinPlugins: readonly Plugin<unknown>[] = [
   authHeader,
   authEnv,
   authQuery,
+  authOauth,
   elicitationBroker,
 ] as readonly Plugin<unknown>[];
 

@@ -6,17 +6,9 @@
 import * as path from "node:path";
 import { applyAuth, type ClientHandlers, checkAuth } from "@mcpx/client";
 import { type Env, loadConfig, type McpxConfig, pinProblems, resolvePlugins } from "@mcpx/config";
-import {
-  AuthError,
-  ConfigError,
-  createHost,
-  createLogger,
-  type Host,
-  type LogLevel,
-  type Plugin,
-  redact,
-} from "@mcpx/core";
+import { AuthError, ConfigError, type LogLevel, type Plugin } from "@mcpx/core";
 import { FileEraStore, forwardingHandlers, Gateway } from "@mcpx/gateway";
+import { createHost, createLogger, type Host, redact } from "@mcpx/host";
 import { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
 
 export interface RuntimeOptions {
@@ -89,7 +81,9 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // Credentials are added at connect time; the values they produce join the logger's secrets
     // (and the gateway's, for what clients are sent). The target carries its own to its connection.
     authorize: async (server, base) => {
-      const { target, secrets: produced } = await applyAuth(host.registry, server, base);
+      const { target, secrets: produced } = await applyAuth(host.registry, server, base, {
+        stateDir: opts.stateDir ?? config.stateDir,
+      });
       addSecrets(secrets, produced);
       return target;
     },
@@ -113,14 +107,16 @@ function addSecrets(secrets: string[], produced: readonly string[]): void {
 /**
  * The built-in plugins (this run's `extra` first), then the config's. A built-in the config lists by
  * its name takes the options given there (`["@mcpx/elicitation-broker", { "timeoutMs": 60000 }]`)
- * and is applied once.
+ * and is applied once. An `extra` with a built-in's name replaces it: an app that can reach a user
+ * applies `@mcpx/auth-oauth` made with an authorizer in place of the one that has none.
  */
 export async function applyPlugins(
   config: McpxConfig,
   host: Host,
   extra: readonly Plugin<unknown>[] = [],
 ): Promise<void> {
-  const builtins = [...extra, ...builtinPlugins];
+  const replaced = new Set(extra.map((p) => p.name));
+  const builtins = [...extra, ...builtinPlugins.filter((p) => !replaced.has(p.name))];
   const builtinNames = new Set(builtins.map((p) => p.name));
   const builtinOptions = new Map<string, unknown>();
   for (const spec of config.plugins) {

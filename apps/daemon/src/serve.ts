@@ -3,18 +3,23 @@
  * beside it under /.mcpx/, every upstream connecting in the background. The port is bound before
  * any upstream is started: a busy port fails at once, with no child process left behind.
  */
-import { createControlHandler, type DaemonInfo, startHttpServer } from "@mcpx/gateway";
+import { createConsoleHandler, createControlHandler, type DaemonInfo, startHttpServer } from "@mcpx/gateway";
+import { consoleDir } from "./console-dir.js";
 import { loadRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";
 
 export interface ServeOptions extends RuntimeOptions {
   host?: string;
   port?: number;
+  /** The web console's built files (default: found beside mcpx, see console-dir.ts). */
+  consoleDir?: string;
 }
 
 export interface Serving {
   runtime: Runtime;
   /** The MCP endpoint. */
   url: string;
+  /** The web console, when it is served (`"console": false` turns it off). */
+  consoleUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -62,6 +67,14 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     ...(config.path ? { config: config.path } : {}),
   };
   const control = createControlHandler(gateway, { ...security, info, routes: host.registry.controlRoutes() });
+  // The console calls the control API, so it takes the same origins; the token it asks the user for.
+  const files = config.console ? (opts.consoleDir ?? consoleDir()) : undefined;
+  const web = files
+    ? createConsoleHandler({
+        dir: files,
+        ...(listen.allowedOrigins ? { allowedOrigins: listen.allowedOrigins } : {}),
+      })
+    : undefined;
   const address = { host: opts.host ?? listen.host, port: opts.port ?? listen.port };
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
@@ -78,7 +91,7 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
       requestTimeoutMs: listen.requestTimeout,
       maxConnections: listen.maxConnections,
       log: host.log,
-      extraHandlers: [control],
+      extraHandlers: web ? [control, web] : [control],
     });
   } catch (err) {
     // No upstream was started; the plugins get their stop all the same.
@@ -90,11 +103,18 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
   // waits for them), and a port that could not be had left no child behind.
   gateway.start();
   info.url = http.url;
-  host.log.info(`mcpx serving ${Object.keys(config.servers).length} upstream(s) at ${http.url}`);
+  const consoleUrl = web ? new URL("/", http.url).href : undefined;
+  host.log.info(
+    `mcpx serving ${Object.keys(config.servers).length} upstream(s) at ${http.url}${consoleUrl ? ` (console: ${consoleUrl})` : ""}`,
+  );
+  if (config.console && !files) {
+    host.log.warn("the web console is not served: its files were not found (build @mcpx/console)");
+  }
   let stopped: Promise<void> | undefined;
   return {
     runtime,
     url: http.url,
+    ...(consoleUrl ? { consoleUrl } : {}),
     stop: () => {
       stopped ??= (async () => {
         await http.close();

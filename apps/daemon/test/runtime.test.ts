@@ -29,6 +29,20 @@ describe("runtime", () => {
     expect(host.registry.controlRoutes().map((r) => r.path)).toContain("elicitations/watch");
   });
 
+  it("daemon/extra-plugin-replaces-the-builtin-of-its-name", async () => {
+    // How an app that can reach a user gives @mcpx/auth-oauth an authorizer: its own in place of the built-in.
+    const file = await config({ servers: {} });
+    const scheme = { type: "oauth", apply: () => ({}) };
+    const own = {
+      name: "@mcpx/auth-oauth",
+      apiVersion: 1 as const,
+      apply: (h: { registerAuthScheme(s: typeof scheme): void }) => h.registerAuthScheme(scheme),
+    };
+    const { host } = await loadRuntime({ configFile: file, writeLog: () => {}, plugins: [own] });
+    expect(host.registry.authScheme("oauth")).toBe(scheme);
+    expect(host.plugins.filter((p) => p.name === "@mcpx/auth-oauth")).toHaveLength(1);
+  });
+
   it("daemon/builtin-options-checked", async () => {
     const file = await config({ servers: {}, plugins: [["@mcpx/elicitation-broker", { timeoutMs: -1 }]] });
     await expect(loadRuntime({ configFile: file, writeLog: () => {} })).rejects.toThrow(

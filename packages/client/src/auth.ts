@@ -14,16 +14,14 @@ import {
   authHeaderNameProblem,
   authHeaderValueProblem,
   ConfigError,
-  describeSchemaErrors,
   envNameProblem,
   envValueProblem,
-  expandSecrets,
   formatKeyPath,
   type JSONObject,
-  type Registry,
-  redact,
+  type RegistryView,
   type UpstreamTarget,
 } from "@mcpx/core";
+import { describeSchemaErrors, expandSecrets, redact } from "@mcpx/host";
 import { Ajv, type ValidateFunction } from "ajv";
 
 /** A server's `auth` key: the scheme's type and the scheme's own keys (`${env:NAME}` already expanded). */
@@ -46,7 +44,13 @@ export interface AppliedAuth {
 }
 
 export const OAUTH_NOT_AVAILABLE =
-  "OAuth is not available yet in mcpx; use bearer, basic, header, env or query";
+  "OAuth needs the plugin @mcpx/auth-oauth (built into the mcpx app), which is not applied here";
+
+/** Where the upstream's auth runs: what a scheme with state of its own (OAuth's tokens) needs. */
+export interface AuthPlace {
+  /** The state directory (config `stateDir`), where such a scheme keeps what outlives a run. */
+  stateDir?: string;
+}
 
 let ajv: Ajv | undefined;
 const validators = new WeakMap<AuthScheme, ValidateFunction>();
@@ -58,9 +62,10 @@ const validators = new WeakMap<AuthScheme, ValidateFunction>();
  * (unless a plugin provides it) or an effect that cannot be sent.
  */
 export async function applyAuth(
-  registry: Registry,
+  registry: RegistryView,
   server: { name: string; auth?: AuthConfig | undefined },
   target: UpstreamTarget,
+  where: AuthPlace = {},
 ): Promise<AppliedAuth> {
   const { name, auth } = server;
   if (auth === undefined) return { target, secrets: [] };
@@ -74,6 +79,7 @@ export async function applyAuth(
       name,
       ...(target.url === undefined ? {} : { url: target.url }),
       ...(target.command === undefined ? {} : { command: target.command }),
+      ...(where.stateDir === undefined ? {} : { stateDir: where.stateDir }),
     });
   } catch (err) {
     throw redacted(err, expandSecrets(secrets), name, type);
@@ -87,13 +93,16 @@ export async function applyAuth(
  * options that fail the scheme's schema, and the same AuthError for `type: "oauth"`. What a scheme
  * itself refuses (it sees the target) is left to applyAuth.
  */
-export function checkAuth(registry: Registry, server: { name: string; auth?: AuthConfig | undefined }): void {
+export function checkAuth(
+  registry: RegistryView,
+  server: { name: string; auth?: AuthConfig | undefined },
+): void {
   if (server.auth !== undefined) resolveScheme(registry, server.name, server.auth);
 }
 
 /** The scheme `auth.type` names, with the options checked against its optionsSchema. */
 function resolveScheme(
-  registry: Registry,
+  registry: RegistryView,
   name: string,
   auth: AuthConfig,
 ): { type: string; scheme: AuthScheme; options: Record<string, unknown> } {
@@ -113,8 +122,8 @@ function resolveScheme(
   return { type, scheme, options };
 }
 
-/** No scheme answers to `type`: OAuth is not there yet, anything else is a config error. */
-function refuse(registry: Registry, name: string, type: string, path: string): never {
+/** No scheme answers to `type`: OAuth without its plugin says which, anything else is a config error. */
+function refuse(registry: RegistryView, name: string, type: string, path: string): never {
   if (type.toLowerCase() === "oauth") throw new AuthError(`upstream ${name}: ${OAUTH_NOT_AVAILABLE}`);
   const installed = registry
     .authSchemes()
@@ -176,7 +185,12 @@ function merge(effect: AuthEffect, target: UpstreamTarget, ctx: MergeContext): A
   if (env.length > 0 && target.command === undefined) {
     throw fail(`gives environment variables, and ${name} is a URL server`);
   }
+  if (effect.live !== undefined && target.url === undefined) {
+    throw fail(`gives credentials for HTTP requests, and ${name} is a command server`);
+  }
   const out: UpstreamTarget = { ...target };
+  // Live credentials (OAuth) are asked by the transports at each request: nothing to merge now.
+  if (effect.live !== undefined) out.auth = effect.live;
 
   if (headers.length > 0) {
     const merged = { ...target.headers };

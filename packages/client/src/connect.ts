@@ -11,12 +11,12 @@ import {
   type EraRecord,
   httpSseRevisions,
   LegacyHTTPRefusedError,
-  redactError,
-  redactorOf,
   type UpstreamTarget,
 } from "@mcpx/core";
+import { redactError } from "@mcpx/host";
 import { UpstreamClient, type UpstreamClientOptions } from "./connection.js";
 import type { EraStore } from "./era-store.js";
+import { targetRedactor } from "./target-redactor.js";
 
 export interface ConnectOptions extends UpstreamClientOptions {
   eraStore?: EraStore;
@@ -66,14 +66,17 @@ export async function connectUpstream(options: ConnectOptions): Promise<Upstream
   try {
     client = await open(options);
   } catch (err) {
-    // HTTP+SSE speaks the revisions from before Streamable HTTP: the newest of them is offered.
+    // The transport that stands in for the refused one (HTTP+SSE for Streamable HTTP) speaks the
+    // revisions from before sessions: the newest of them is offered.
+    const refused = env.registry.transportFor(target)?.kind;
+    const fallback = env.registry
+      .transports()
+      .find((t) => refused !== undefined && t.fallbackFor === refused);
     const sse = httpSseRevisions(env.registry.revisions("legacy"))[0];
-    if (!(err instanceof LegacyHTTPRefusedError) || pinned || !env.registry.transport("http+sse") || !sse) {
-      throw err;
-    }
+    if (!(err instanceof LegacyHTTPRefusedError) || pinned || !fallback || !sse) throw err;
     if (options.signal?.aborted) throw err;
-    env.log.info("falling back to HTTP+SSE", { upstream: target.name, reason: err.message });
-    client = await open({ ...options, transport: "http+sse", revision: sse.version });
+    env.log.info(`falling back to ${fallback.kind}`, { upstream: target.name, reason: err.message });
+    client = await open({ ...options, transport: fallback.kind, revision: sse.version });
   }
   const record: EraRecord = {
     revision: client.negotiated.version,
@@ -109,7 +112,7 @@ async function open(options: ConnectOptions): Promise<UpstreamClient> {
     await close();
     if (signal.aborted) throw aborted(target.name);
     // What opening the transport raised (an HTTP+SSE GET's error body) may quote the credentials.
-    const clean = redactorOf(target.secrets);
+    const clean = targetRedactor(target);
     throw clean ? redactError(err, clean) : err;
   } finally {
     signal.removeEventListener("abort", close);
@@ -128,8 +131,8 @@ function aborted(upstream: string): ConnectionClosedError {
 function announce(options: ConnectOptions, client: UpstreamClient, era: EraRecord, cached: boolean): void {
   const { hooks } = options.env;
   const upstream = options.target.name;
+  // Only the hook for the era: its built-in taps publish `era.resolved` and set the pool's status.
   hooks.eraResolved.call(upstream, era, cached);
-  hooks.lifecycle.call({ type: "era.resolved", upstream, era, cached });
   hooks.lifecycle.call({
     type: "upstream.connected",
     upstream,

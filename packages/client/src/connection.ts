@@ -21,11 +21,10 @@ import {
   type Negotiated,
   PluginError,
   type ProgressNotificationParams,
-  type Registry,
+  type RegistryView,
+  RequestTimeoutError,
   type Result,
   type Revision,
-  redactError,
-  redactorOf,
   type ServerWarning,
   SessionExpiredError,
   type Tool,
@@ -37,10 +36,11 @@ import {
   type UpstreamTarget,
   withKey,
 } from "@mcpx/core";
+import { redactError } from "@mcpx/host";
 import { ResultCache } from "./cache.js";
 import { RequestEngine, type RequestOptions } from "./engine.js";
 import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
-import { fulfilInputRequests } from "./input-required.js";
+import { fulfilWithin, type InputScope } from "./input-required.js";
 import { type LeftOut, listScreen, showText } from "./list-screen.js";
 import { collect, withCursor } from "./pagination.js";
 import { ListedToolHeaders } from "./param-headers.js";
@@ -48,11 +48,12 @@ import { type HandshakeOptions, probeEra } from "./probe.js";
 import { resultKind } from "./results.js";
 import { ServerRequests } from "./server-requests.js";
 import { Subscriptions } from "./subscriptions.js";
+import { targetRedactor } from "./target-redactor.js";
 
 export const MCPX_CLIENT_INFO: Implementation = { name: "mcpx", version: "0.1.0" };
 
 export interface ClientEnvironment {
-  registry: Registry;
+  registry: RegistryView;
   hooks: HostHooks;
   log: Logger;
 }
@@ -67,7 +68,10 @@ export interface UpstreamClientOptions {
   revision?: string;
   /** A transport pin; otherwise the first registered transport that accepts the target. */
   transport?: TransportKind;
-  /** The log level asked for. */
+  /**
+   * The log level asked for: logging/setLevel after the handshake to a legacy server that declared
+   * logging, io.modelcontextprotocol/logLevel in every request's _meta to a modern one.
+   */
   logLevel?: LoggingLevel;
 }
 
@@ -141,7 +145,7 @@ export class UpstreamClient {
         log: this.#log,
         settings: this.settings,
         // Every error a request fails with leaves without the target's credentials.
-        redact: redactorOf(target.secrets),
+        redact: targetRedactor(target),
       },
       info,
     );
@@ -179,7 +183,7 @@ export class UpstreamClient {
     } catch (err) {
       await client.close();
       // What opening the transport raised (an HTTP+SSE GET's error body) may quote the credentials too.
-      const clean = redactorOf(options.target.secrets);
+      const clean = targetRedactor(options.target);
       throw clean ? redactError(err, clean) : err;
     }
     return client;
@@ -265,7 +269,24 @@ export class UpstreamClient {
     this.#cache.clear();
     this.#toolHeaders = undefined;
     if (negotiated.revision.features.subscriptionsListen) this.#subscriptions.start();
+    this.#askLogLevel(negotiated);
     return negotiated;
+  }
+
+  /**
+   * The log level asked for (the daemon asks every upstream for info). A legacy server that declared
+   * `logging` is sent logging/setLevel once the handshake is done, and again after a new session (it
+   * forgot the old one's); a modern one reads the level from every request's _meta and is sent
+   * nothing (2026-07-28 removed logging/setLevel). Not awaited: a connection does not wait on a log
+   * level, and a refusal is only logged.
+   */
+  #askLogLevel(negotiated: Negotiated): void {
+    const level = this.#engine.info.logLevel;
+    if (!level || !negotiated.revision.features.setLevel) return;
+    if (negotiated.serverCapabilities.logging === undefined) return;
+    this.#engine.request("logging/setLevel", { level }).catch((err: Error) => {
+      if (!this.#closed) this.#log.warn("logging/setLevel failed", { level, error: err.message });
+    });
   }
 
   /**
@@ -357,8 +378,8 @@ export class UpstreamClient {
 
   #warn(message: string, extra: Omit<ServerWarning, "upstream" | "message"> = {}): void {
     const warning: ServerWarning = { upstream: this.name, message, ...extra };
+    // Only the hook: its built-in tap (@mcpx/host) publishes the `server.warning` event.
     this.#env.hooks.serverWarning.call(warning);
-    this.#env.hooks.lifecycle.call({ type: "server.warning", ...warning });
   }
 
   /** The rounds of one request: input_required is fulfilled and the request sent again. */
@@ -369,14 +390,18 @@ export class UpstreamClient {
     trace: { retried: boolean } = { retried: false },
   ): Promise<Result> {
     let current = params;
+    let roundOpts = opts;
+    // The maximum total bounds the whole request: every round, and the questions answered between
+    // them (read only where a revision has rounds: nothing more on a legacy call's path).
+    const startedAt = this.revision.features.inputRequired ? Date.now() : 0;
     for (let round = 0; ; round++) {
       if (round > 0) trace.retried = true;
-      const result = await this.#send(method, current, opts);
+      const result = await this.#send(method, current, roundOpts);
       if (resultKind(method, result) === "complete" || !this.revision.features.inputRequired) return result;
       if (round + 1 >= this.settings.maxInputRounds) {
         throw new InvalidResultError(`${method}: the server still asked for input after ${round + 1} rounds`);
       }
-      const responses = await fulfilInputRequests(result.inputRequests, {
+      const scope: InputScope = {
         upstream: this.name,
         handlers: this.#handlers,
         hooks: this.#env.hooks,
@@ -385,9 +410,22 @@ export class UpstreamClient {
         signal: opts.signal ?? new AbortController().signal,
         related: params === undefined ? { method } : { method, params },
         ...(opts.context === undefined ? {} : { caller: opts.context }),
-      });
+      };
+      const maxTotal = opts.maxTotalTimeout ?? this.settings.maxTotalTimeout;
+      const left = () => maxTotal - (Date.now() - startedAt);
+      const expired = () => {
+        const afterMs = Date.now() - startedAt;
+        return new RequestTimeoutError(
+          `${method} to upstream ${this.name} timed out after ${afterMs} ms (its maximum total of ${maxTotal} ms) while the server's input requests were answered`,
+          { timeout: maxTotal, afterMs },
+        );
+      };
+      const responses = await fulfilWithin(result.inputRequests, scope, left(), expired);
       current = { ...params, inputResponses: responses };
       if (typeof result.requestState === "string") current.requestState = result.requestState;
+      const rest = left();
+      if (rest <= 0) throw expired();
+      roundOpts = withKey(opts, "maxTotalTimeout", rest);
     }
   }
 

@@ -18,13 +18,11 @@ import {
   type JSONRPCResponse,
   type Logger,
   type ProgressNotificationParams,
-  type Redactor,
   RequestCancelledError,
   type RequestId,
   RequestTimeoutError,
   type Result,
   type Revision,
-  redactError,
   replacedForDepth,
   type SendOptions,
   type Transport,
@@ -33,6 +31,7 @@ import {
   type UpstreamSettings,
   withKey,
 } from "@mcpx/core";
+import { type Redactor, redactError } from "@mcpx/host";
 
 export interface RequestOptions {
   /** Aborting it cancels the request by the revision's rule. */
@@ -85,8 +84,13 @@ interface Pending {
   cancellable: boolean;
   cleanup: (() => void) | undefined;
   context: unknown;
-  /** Questions of the server's about this request that mcpx is still answering (its clock is stopped). */
+  /**
+   * Questions of the server's about this request that mcpx is still answering: the per-request
+   * timeout waits for them, the maximum total does not. Each is withdrawn (`withdraw`) when mcpx
+   * ends the request itself (its maximum total, its caller's cancellation).
+   */
   holds?: number;
+  questions?: Set<(reason: Error) => void>;
   /**
    * The armed timer ends at the maximum total, not at the per-request timeout. Kept rather than
    * recomputed when it fires: a timer may fire a millisecond early by Date.now().
@@ -243,13 +247,15 @@ export class RequestEngine {
   #arm(id: RequestId, pending: Pending, ms: number): void {
     if (pending.timer) clearTimeout(pending.timer);
     pending.timer = undefined;
-    // The server waits on mcpx's answer to a question about this request: mcpx is the slow one.
-    if (pending.holds) return;
     const left = pending.maxTotal - (Date.now() - pending.startedAt);
-    const wait = Math.max(0, Math.min(ms, left));
+    // The server waits on mcpx's answer to a question about this request (a person may be answering
+    // an elicitation): mcpx is the slow one, so the per-request timeout waits; the maximum total
+    // still bounds the whole.
+    const held = (pending.holds ?? 0) > 0;
+    const wait = Math.max(0, held ? left : Math.min(ms, left));
     // A long-lived request (subscriptions/listen) has no deadline.
     if (!Number.isFinite(wait)) return;
-    pending.atMaxTotal = left <= ms;
+    pending.atMaxTotal = held || left <= ms;
     pending.timer = setTimeout(() => this.#timedOut(id), wait);
     pending.timer.unref?.();
   }
@@ -273,6 +279,7 @@ export class RequestEngine {
     this.#settle(id, pending);
     this.#cancelBy(action, id, pending, "timeout");
     pending.reject(err);
+    withdraw(pending, err);
   }
 
   /** Cancels a pending request by the revision's rule; its caller gets RequestCancelledError. */
@@ -282,7 +289,9 @@ export class RequestEngine {
     const why = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
     this.#settle(id, pending);
     this.#cancelBy(this.#cancelAction(pending), id, pending, why);
-    pending.reject(reason instanceof Error ? reason : new RequestCancelledError(`${pending.method} ${why}`));
+    const err = reason instanceof Error ? reason : new RequestCancelledError(`${pending.method} ${why}`);
+    pending.reject(err);
+    withdraw(pending, err);
   }
 
   #cancelAction(pending: Pending): CancelAction {
@@ -402,9 +411,7 @@ export class RequestEngine {
    * The request a server's question belongs to: the one whose response stream it came on, else the
    * only request in flight that carries a caller context (stdio says nothing about relations).
    */
-  relatedTo(
-    streamOf: RequestId | undefined,
-  ): { method: string; context: unknown; hold: () => () => void } | undefined {
+  relatedTo(streamOf: RequestId | undefined): RelatedRequest | undefined {
     const own = streamOf === undefined ? undefined : this.#pending.get(streamOf);
     if (own) return this.#related(own);
     let only: Pending | undefined;
@@ -419,23 +426,49 @@ export class RequestEngine {
   /**
    * `hold` stops the request's timeout while mcpx answers a question about it (a person may be
    * answering an elicitation); the returned release starts it again, in full. maxTotalTimeout still
-   * bounds the whole.
+   * bounds the whole: when mcpx ends the request (at its maximum total, or its caller cancels), the
+   * question is withdrawn through `withdraw`, for nobody waits on its answer any more.
    */
-  #related(p: Pending): { method: string; context: unknown; hold: () => () => void } {
+  #related(p: Pending): RelatedRequest {
     return {
       method: p.method,
       context: p.context,
-      hold: () => {
+      hold: (onWithdraw) => {
         p.holds = (p.holds ?? 0) + 1;
+        if (onWithdraw) {
+          p.questions ??= new Set();
+          p.questions.add(onWithdraw);
+        }
         this.#arm(p.id, p, p.timeout);
         let released = false;
         return () => {
           if (released) return;
           released = true;
           p.holds = (p.holds ?? 1) - 1;
+          if (onWithdraw) p.questions?.delete(onWithdraw);
           if (this.#pending.get(p.id) === p) this.#arm(p.id, p, p.timeout);
         };
       },
     };
   }
+}
+
+/** A request in flight that a server's question is about, as the question's handler sees it. */
+export interface RelatedRequest {
+  method: string;
+  context: unknown;
+  /**
+   * Stops the request's per-request timeout while the question is answered; the returned function
+   * starts it again. `onWithdraw` is told when mcpx ends the request meanwhile (its maximum total,
+   * its caller's cancellation): the question's answer is no longer wanted.
+   */
+  hold: (onWithdraw?: (reason: Error) => void) => () => void;
+}
+
+/** Tells every question still held about the request that it is withdrawn. */
+function withdraw(pending: Pending, reason: Error): void {
+  const questions = pending.questions;
+  if (!questions) return;
+  pending.questions = undefined;
+  for (const fn of questions) fn(reason);
 }

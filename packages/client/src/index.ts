@@ -1,4 +1,11 @@
-export { type AppliedAuth, type AuthConfig, applyAuth, checkAuth, OAUTH_NOT_AVAILABLE } from "./auth.js";
+export {
+  type AppliedAuth,
+  type AuthConfig,
+  type AuthPlace,
+  applyAuth,
+  checkAuth,
+  OAUTH_NOT_AVAILABLE,
+} from "./auth.js";
 export { ResultCache } from "./cache.js";
 export { type ConnectOptions, connectUpstream, targetFingerprint } from "./connect.js";
 export {

@@ -51,6 +51,32 @@ export async function fulfilInputRequests(
   return Object.fromEntries(entries.map(([key], i) => [key, answers[i] as JSONObject]));
 }
 
+/**
+ * fulfilInputRequests within `ms`, what is left of the request's maximum total: past it the
+ * handlers' signal aborts (a question put to a person or to a client is withdrawn) and `expired()`
+ * is thrown, whether or not a handler heeds its signal.
+ */
+export async function fulfilWithin(
+  inputRequests: unknown,
+  scope: InputScope,
+  ms: number,
+  expired: () => Error,
+): Promise<Record<string, JSONObject>> {
+  if (!Number.isFinite(ms)) return fulfilInputRequests(inputRequests, scope);
+  if (ms <= 0) throw expired();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(expired()), ms);
+  const ended = new Promise<never>((_, reject) =>
+    deadline.signal.addEventListener("abort", () => reject(deadline.signal.reason), { once: true }),
+  );
+  try {
+    const signal = AbortSignal.any([scope.signal, deadline.signal]);
+    return await Promise.race([fulfilInputRequests(inputRequests, { ...scope, signal }), ended]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function fulfilOne(
   key: string,
   value: unknown,

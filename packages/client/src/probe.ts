@@ -14,7 +14,7 @@ import {
   MissingRequiredClientCapabilityError,
   type Negotiated,
   PluginError,
-  type Registry,
+  type RegistryView,
   type Revision,
   UnsupportedProtocolVersionError,
 } from "@mcpx/core";
@@ -43,7 +43,7 @@ export function isModernError(err: unknown): boolean {
  * A -32022 that leaves no version to retry with, in mcpx's words rather than the server's alone
  * (which may say nothing): both sides' versions, the server's as it listed them (truncated).
  */
-function noSharedVersion(name: string, err: unknown, registry: Registry): unknown {
+function noSharedVersion(name: string, err: unknown, registry: RegistryView): unknown {
   if (!(err instanceof UnsupportedProtocolVersionError)) return err;
   const listed = err.supported.slice(0, 10).map((v) => JSON.stringify(v.slice(0, 40)));
   const theirs = listed.length > 0 ? `it lists ${listed.join(", ")}` : "it lists none";
@@ -60,7 +60,7 @@ function bareRefusal(err: unknown): HttpStatusError | undefined {
 
 export async function probeEra(
   client: Probeable,
-  registry: Registry,
+  registry: RegistryView,
   probeTimeout: number,
   log: Logger,
 ): Promise<Negotiated> {

@@ -20,6 +20,7 @@ import {
   type ServerRequestContext,
 } from "@mcpx/core";
 import { answerElicitation } from "./elicitation.js";
+import type { RelatedRequest } from "./engine.js";
 import { type ClientHandlers, installedHandlers, listRoots, samplingHandlerFor } from "./handlers.js";
 
 export interface ServerRequestScope {
@@ -34,18 +35,28 @@ export interface ServerRequestScope {
 
 export class ServerRequests {
   readonly #scope: ServerRequestScope;
-  /** Server requests being answered, so notifications/cancelled from the server can stop them. */
-  readonly #running = new Map<RequestId, AbortController>();
+  /**
+   * Server requests being answered, each with what stops it unanswered: notifications/cancelled
+   * from the server, or the connection's end.
+   */
+  readonly #running = new Map<RequestId, () => void>();
 
   constructor(scope: ServerRequestScope) {
     this.#scope = scope;
   }
 
-  handle(req: JSONRPCRequest, related?: { method: string; context: unknown; hold?: () => () => void }): void {
+  handle(req: JSONRPCRequest, related?: RelatedRequest): void {
     const abort = new AbortController();
-    this.#running.set(req.id, abort);
-    // While mcpx answers, the request the question is about does not time out (mcpx is the slow one).
-    const release = related?.hold?.();
+    // The server withdrew it or the connection ended: nobody is waiting for the answer.
+    let unanswered = false;
+    this.#running.set(req.id, () => {
+      unanswered = true;
+      abort.abort();
+    });
+    // While mcpx answers, the request the question is about does not time out (mcpx is the slow
+    // one) but for its maximum total; when mcpx ends that request, the handler is stopped and its
+    // answer (a cancel, a refusal) still goes to the server, which asked and waits.
+    const release = related?.hold((reason) => abort.abort(reason));
     this.#answer(req, abort.signal, related)
       .finally(() => release?.())
       .then((result) => resultResponse(req.id, result))
@@ -56,7 +67,7 @@ export class ServerRequests {
       .then((response) => {
         this.#running.delete(req.id);
         // A request the server withdrew gets no answer.
-        if (!abort.signal.aborted) return this.#scope.respond(response);
+        if (!unanswered) return this.#scope.respond(response);
       })
       .catch((err: Error) =>
         this.#scope.log.warn("could not answer a server request", { error: err.message }),
@@ -65,12 +76,12 @@ export class ServerRequests {
 
   /** notifications/cancelled from the server for one of its requests. */
   cancelled(requestId: RequestId): void {
-    this.#running.get(requestId)?.abort();
+    this.#running.get(requestId)?.();
   }
 
   /** The connection ended. */
   abortAll(): void {
-    for (const a of this.#running.values()) a.abort();
+    for (const stop of this.#running.values()) stop();
     this.#running.clear();
   }
 

@@ -3,14 +3,14 @@ import {
   AuthError,
   type AuthScheme,
   ConfigError,
-  createHost,
-  type Host,
-  redact,
+  type LiveCredentials,
   silentLogger,
   type UpstreamTarget,
 } from "@mcpx/core";
+import { createHost, type Host, redact } from "@mcpx/host";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type AuthConfig, applyAuth, OAUTH_NOT_AVAILABLE } from "../src/index.js";
+import { targetRedactor } from "../src/target-redactor.js";
 
 const TOKEN = "tok3n/with+odd=chars";
 const http: UpstreamTarget = { name: "api", url: "https://api.example.com/mcp?region=eu&q=a%20b" };
@@ -89,7 +89,7 @@ describe("applyAuth", () => {
       expect(err).toBeInstanceOf(AuthError);
       expect(err.message).toBe(`upstream api: ${OAUTH_NOT_AVAILABLE}`);
       expect(err.message).toBe(
-        "upstream api: OAuth is not available yet in mcpx; use bearer, basic, header, env or query",
+        "upstream api: OAuth needs the plugin @mcpx/auth-oauth (built into the mcpx app), which is not applied here",
       );
     }
   });
@@ -102,6 +102,38 @@ describe("applyAuth", () => {
     });
     const { target } = await apply({ type: "oauth" });
     expect(target.headers).toEqual({ Authorization: "Bearer from-oauth" });
+  });
+
+  it("auth/live-credentials-onto-the-target", async () => {
+    const seen: { stateDir?: string }[] = [];
+    const live: LiveCredentials = {
+      headers: () => ({ Authorization: "Bearer live" }),
+      challenged: async () => false,
+      redact: (text) => text.replaceAll("live-token", "[redacted]"),
+    };
+    host.registerAuthScheme({
+      type: "live",
+      apply: (_options, target) => {
+        seen.push(target);
+        return { live };
+      },
+    });
+    const applied = await applyAuth(host.registry, { name: "api", auth: { type: "live" } }, http, {
+      stateDir: "/var/lib/mcpx",
+    });
+    // Nothing merged now: the transports ask the live credentials at each request.
+    expect(applied.target).toEqual({ ...http, auth: live, secrets: [] });
+    expect(seen[0]?.stateDir).toBe("/var/lib/mcpx");
+    // A command server has no HTTP requests to authorize.
+    const err = await failure(apply({ type: "live" }, stdio));
+    expect(err.message).toBe(
+      'upstream fs: auth type "live" gives credentials for HTTP requests, and fs is a command server',
+    );
+    // What the connection's errors go through: the static secrets, then what the live ones made.
+    const clean = targetRedactor({ ...applied.target, secrets: ["static-secret"] });
+    expect(clean?.("static-secret and live-token")).toBe("[redacted] and [redacted]");
+    expect(targetRedactor(applied.target)?.("live-token")).toBe("[redacted]");
+    expect(targetRedactor(http)).toBeUndefined();
   });
 
   it("auth/unknown-type-lists-installed", async () => {

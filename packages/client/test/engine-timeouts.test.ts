@@ -1,5 +1,4 @@
 import {
-  createHost,
   DEFAULT_UPSTREAM_SETTINGS,
   type JSONRPCMessage,
   RequestTimeoutError,
@@ -7,6 +6,7 @@ import {
   silentLogger,
   type Transport,
 } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RequestEngine } from "../src/engine.js";
 
@@ -65,5 +65,28 @@ describe("request timeouts (engine)", () => {
     // both were cancelled by the revision's rule
     const cancelled = sent.filter((m) => "method" in m && m.method === "notifications/cancelled");
     expect(cancelled).toHaveLength(2);
+  });
+
+  it("timeouts/held-request-waits-past-its-timeout-but-not-its-max-total", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const { engine: e, sent } = engine();
+    const failed = e
+      .request("tools/call", { name: "asks" }, { timeout: 100, maxTotalTimeout: 1000, context: "caller" })
+      .catch((x) => x);
+    // a question of the server's about the request is being answered: its clock is held
+    const withdrawn: Error[] = [];
+    const release = e.relatedTo(undefined)?.hold((reason) => withdrawn.push(reason));
+    expect(release).toBeDefined();
+    await vi.advanceTimersByTimeAsync(900);
+    expect(e.pendingCount).toBe(1);
+    // at the maximum total the request fails, is cancelled, and the question is withdrawn
+    await vi.advanceTimersByTimeAsync(100);
+    const err = await failed;
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect(err.message).toMatch(/after 1000 ms \(its maximum total of 1000 ms\)/);
+    expect(withdrawn).toEqual([err]);
+    expect(sent.filter((m) => "method" in m && m.method === "notifications/cancelled")).toHaveLength(1);
+    release?.();
+    expect(e.pendingCount).toBe(0);
   });
 });

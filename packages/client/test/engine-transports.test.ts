@@ -6,7 +6,6 @@
  */
 import {
   type CancelAction,
-  createHost,
   DEFAULT_UPSTREAM_SETTINGS,
   type JSONRPCMessage,
   type Revision,
@@ -16,6 +15,7 @@ import {
   type TransportCapabilities,
   type TransportKind,
 } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 import { RequestEngine } from "../src/engine.js";
 

@@ -5,7 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, DEFAULT_UPSTREAM_SETTINGS, expandSecrets, type UpstreamSettings } from "@mcpx/core";
+import { ConfigError, DEFAULT_UPSTREAM_SETTINGS, type UpstreamSettings } from "@mcpx/core";
+import { expandSecrets } from "@mcpx/host";
 import { expandEnv } from "./env.js";
 import { JsonSyntaxError, parseJson } from "./json.js";
 import { HOST_FORMAT_TYPES } from "./schema.js";
@@ -171,6 +172,7 @@ function normalise(
     plugins: (file.plugins ?? []).map(normalisePlugin),
     roots: file.roots ?? [],
     stateDir: file.stateDir === undefined ? defaultStateDir(env) : path.resolve(configDir, file.stateDir),
+    console: file.console ?? true,
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
     // Each in every form a server may echo it in (JSON-escaped, percent-encoded), worked out once here.
     secrets: expandSecrets(secrets),

@@ -3,12 +3,12 @@
  * are in, as auth types are. The schema takes any date and any transport name, so the pin of a
  * third-party revision or transport plugin loads; the registry is the only list of what exists.
  */
-import { ConfigError, formatKeyPath, type Registry } from "@mcpx/core";
+import { ConfigError, formatKeyPath, type RegistryView } from "@mcpx/core";
 import { HOST_FORMAT_TYPES } from "./schema.js";
 import type { ServerConfig } from "./types.js";
 
 /** What the check reads of the registry: the revisions and transports installed. */
-export type PinRegistry = Pick<Registry, "revision" | "revisions" | "transport" | "transports">;
+export type PinRegistry = Pick<RegistryView, "revision" | "revisions" | "transport" | "transports">;
 
 /**
  * Every problem with the servers' pins, each naming its key: a revision or transport no installed

@@ -4,7 +4,8 @@
  */
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type Host, isPlugin, PluginError } from "@mcpx/core";
+import { isPlugin, PluginError } from "@mcpx/core";
+import type { Host } from "@mcpx/host";
 import { resolveSpec } from "./resolve.js";
 import type { McpxConfig, PluginSpec } from "./types.js";
 

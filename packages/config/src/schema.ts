@@ -277,6 +277,12 @@ export const configSchema = {
       description:
         "Where mcpx keeps its state (era records), relative to this file (default $XDG_STATE_HOME/mcpx, else ~/.local/state/mcpx)",
     },
+    console: {
+      type: "boolean",
+      default: true,
+      description:
+        "Serve the web console at / of the listen address (same checks as the MCP endpoint); false turns it off",
+    },
     log: {
       type: "object",
       additionalProperties: false,

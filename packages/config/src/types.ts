@@ -48,6 +48,8 @@ export interface McpxConfigFile {
   plugins?: (string | [string] | [string, JSONObject])[];
   roots?: Root[];
   stateDir?: string;
+  /** The web console at / of the listen address (default true). */
+  console?: boolean;
   log?: { level?: LogLevel; json?: boolean };
 }
 
@@ -145,6 +147,8 @@ export interface McpxConfig {
   roots: Root[];
   /** Absolute. */
   stateDir: string;
+  /** Whether `mcpx serve` serves the web console at / (default true). */
+  console: boolean;
   log: { level: LogLevel; json: boolean };
   /**
    * Values never to log or print: every `${env:...}` expansion, every string in an `auth` object

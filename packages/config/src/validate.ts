@@ -4,7 +4,8 @@
  * Which revisions and transports exist is not known here: pins are checked once the plugins are in
  * (pins.ts).
  */
-import { describeSchemaErrors, formatKeyPath } from "@mcpx/core";
+import { formatKeyPath } from "@mcpx/core";
+import { describeSchemaErrors } from "@mcpx/host";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import {
   configSchema,

@@ -281,6 +281,14 @@ describe("config", () => {
     ]);
   });
 
+  it("config/console-on-by-default-off-with-false", () => {
+    expect(parseConfig({ servers: { everything } }).console).toBe(true);
+    expect(parseConfig({ servers: { everything }, console: false }).console).toBe(false);
+    expect(failure({ servers: { everything }, console: "no" }).problems).toEqual([
+      "console: must be boolean",
+    ]);
+  });
+
   it("config/state-dir-xdg", () => {
     const at = { path: "/etc/mcpx/mcpx.json" };
     const stateDir = (file: object, env: Record<string, string>) =>

@@ -7,15 +7,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import {
-  ConfigError,
-  createHost,
-  type Host,
-  type PluginHost,
-  type Revision,
-  silentLogger,
-  type TransportFactory,
-} from "@mcpx/core";
+import { ConfigError, type PluginHost, type Revision, silentLogger, type TransportFactory } from "@mcpx/core";
+import { createHost, type Host } from "@mcpx/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPins, parseConfig, pinProblems, resolvePlugins } from "../src/index.js";
 

@@ -8,13 +8,64 @@ export interface AuthEffect {
   env?: Record<string, string>;
   /** Added to the URL's query string (only when a config declares it: tokens do not belong there). */
   query?: Record<string, string>;
+  /**
+   * Credentials that change while the upstream is connected (OAuth's tokens): asked before each HTTP
+   * request and again when the upstream refuses one. HTTP upstreams only. A static scheme has none,
+   * and nothing on the path of a call changes for it.
+   */
+  live?: LiveCredentials;
 }
 
 export interface AuthTarget {
   name: string;
   url?: string;
   command?: string;
+  /** Where a scheme may keep what it must remember across runs (tokens): the state directory. */
+  stateDir?: string;
 }
+
+/**
+ * What an upstream answered when it refused a request (HTTP 401 or 403), as data. Never the body:
+ * what a scheme acts on is the status and the challenge (RFC 9110 §11.6.1, RFC 6750 §3).
+ */
+export interface AuthChallenge {
+  status: number;
+  /** The WWW-Authenticate header; its values joined with ", " when it came more than once. */
+  wwwAuthenticate: string | undefined;
+  /** The refused request's URL, origin and path (its query may hold a credential). */
+  url: string;
+  /** How many challenges the same request met before this one, from 0. */
+  attempt: number;
+  /**
+   * The Authorization header the refused request carried: a credential renewed since it was sent
+   * needs no new flow, only a second try.
+   */
+  authorization: string | undefined;
+}
+
+/**
+ * The live facet of a scheme (AuthEffect.live). The transports ask it for headers before each
+ * request and tell it of each 401 or 403; the request is sent again once per renewal, at most
+ * AUTH_CHALLENGE_LIMIT times.
+ */
+export interface LiveCredentials {
+  /**
+   * The headers of a request about to go out: at once while the credential is fresh, a promise when
+   * it must be renewed first (a token about to expire).
+   */
+  headers(method: string, url: URL): Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * The upstream refused a request. Resolves true when the credentials were renewed and the request
+   * should go again, false to let the refusal stand; rejects with a named error (the user must log
+   * in, the authorization server was refused) when neither.
+   */
+  challenged(challenge: AuthChallenge): Promise<boolean>;
+  /** The text with every credential this facet produced taken out (for error paths only). */
+  redact(text: string): string;
+}
+
+/** At most this many renewals per request: a server refusing every credential ends in an error. */
+export const AUTH_CHALLENGE_LIMIT = 3;
 
 export interface AuthScheme {
   /** The `auth.type` this scheme answers to. */
@@ -26,7 +77,8 @@ export interface AuthScheme {
 
 // ---------------------------------------------------------------------------------------------
 // What an AuthEffect may hold. Each check returns the rule broken (to follow a key path, as
-// describeSchemaErrors does) or undefined; a rule never quotes the value, which may be a credential.
+// @mcpx/host's describeSchemaErrors does) or undefined; a rule never quotes the value, which may
+// be a credential.
 
 /** RFC 9110 field-name: 1*tchar. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

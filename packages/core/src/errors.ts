@@ -53,6 +53,12 @@ export const ErrorCode = {
    * not cause and that may pass (not -32602, "fix your request", nor -32002, "no such resource").
    */
   UpstreamUnavailable: -31002,
+  /** An upstream needs a user to log in (OAuth) and nobody can here: the error names the command. */
+  AuthorizationRequired: -31003,
+  /** The authorization flow of an upstream failed or was refused, for the reason the message gives. */
+  AuthorizationFailed: -31004,
+  /** An upstream still refuses with insufficient_scope after the step-ups allowed. */
+  InsufficientScope: -31005,
 } as const;
 
 export abstract class McpxError extends Error {
@@ -344,4 +350,47 @@ export class PluginError extends LocalError {
 /** Credentials that cannot be applied (unknown scheme, OAuth not available yet). */
 export class AuthError extends LocalError {
   readonly code = ErrorCode.Auth;
+}
+
+/**
+ * An upstream answered 401 and its credentials need a user to log in (an OAuth authorization),
+ * which nobody can do where this ran (a daemon has no browser). The message names the command that
+ * does it; it never holds a token, a code or a secret.
+ */
+export class AuthorizationRequiredError extends LocalError {
+  readonly code = ErrorCode.AuthorizationRequired;
+  /** The upstream's config key. */
+  readonly upstream: string;
+  constructor(upstream: string, message?: string) {
+    super(message ?? `upstream ${upstream} needs a login: run \`mcpx auth login ${upstream}\``, { upstream });
+    this.upstream = upstream;
+  }
+}
+
+/**
+ * The authorization of an upstream failed or was refused: discovery found no authorization server,
+ * metadata failed a check (issuer, PKCE), the authorization response or the token endpoint was
+ * refused. The message says which; it never holds a token, a code or a secret.
+ */
+export class AuthorizationFailedError extends LocalError {
+  readonly code = ErrorCode.AuthorizationFailed;
+  /** The upstream's config key. */
+  readonly upstream: string;
+  constructor(upstream: string, message: string, data?: unknown) {
+    super(message, data ?? { upstream });
+    this.upstream = upstream;
+  }
+}
+
+/** An upstream refused a request for insufficient scope after the step-up authorizations allowed. */
+export class InsufficientScopeError extends LocalError {
+  readonly code = ErrorCode.InsufficientScope;
+  readonly upstream: string;
+  /** The scopes the upstream last asked for. */
+  readonly scopes: string[];
+  constructor(upstream: string, message: string, scopes: string[]) {
+    super(message, { upstream, scopes });
+    this.upstream = upstream;
+    this.scopes = scopes;
+  }
 }

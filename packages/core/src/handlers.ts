@@ -6,7 +6,10 @@ export interface ServerRequestContext {
   upstream: string;
   /** The protocol version in use with that upstream. */
   version: string;
-  /** Aborted when the server withdraws the question or the connection ends. */
+  /**
+   * Aborted when the server withdraws the question, the connection ends, or mcpx ends the request
+   * the question is about (its maximum total, its caller's cancellation).
+   */
   signal: AbortSignal;
   /** The request of mcpx's that the question belongs to, when the server said so. */
   related?: { method: string; params?: JSONObject };

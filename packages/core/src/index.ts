@@ -1,24 +1,190 @@
-export * from "./auth.js";
-export * from "./control.js";
-export * from "./errors.js";
-export * from "./events.js";
-export * from "./handlers.js";
-export * from "./header-value.js";
-export * from "./hooks.js";
-export * from "./host.js";
-export * from "./jsonrpc.js";
-export * from "./line-framer.js";
-export * from "./log.js";
-export * from "./mcp.js";
-export * from "./method-table.js";
-export * from "./objects.js";
-export * from "./param-headers.js";
-export * from "./plugin.js";
-export * from "./redaction.js";
-export * from "./registry.js";
-export * from "./revision.js";
-export * from "./schema-errors.js";
-export * from "./server-facet.js";
-export * from "./settings.js";
-export * from "./terminal-text.js";
-export * from "./transport.js";
+export {
+  AUTH_CHALLENGE_LIMIT,
+  type AuthChallenge,
+  type AuthEffect,
+  type AuthScheme,
+  type AuthTarget,
+  authHeaderNameProblem,
+  authHeaderValueProblem,
+  envNameProblem,
+  envValueProblem,
+  type LiveCredentials,
+  RESERVED_HEADERS,
+} from "./auth.js";
+export { CONTROL_PREFIX, type ControlRequest, type ControlRoute } from "./control.js";
+export {
+  AuthError,
+  AuthorizationFailedError,
+  AuthorizationRequiredError,
+  ConfigError,
+  ConnectionClosedError,
+  ErrorCode,
+  errorFromWire,
+  ForeignOriginError,
+  FrameTooLargeError,
+  HeaderMismatchError,
+  HttpStatusError,
+  InsufficientScopeError,
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  InvalidResultError,
+  LegacyHTTPRefusedError,
+  LocalError,
+  McpError,
+  McpxError,
+  MethodNotFoundError,
+  MissingRequiredClientCapabilityError,
+  NestingTooDeepError,
+  ParamHeaderError,
+  ParseError,
+  PluginError,
+  RequestCancelledError,
+  RequestDeclinedError,
+  RequestTimeoutError,
+  ResourceNotFoundError,
+  SessionExpiredError,
+  UnsupportedProtocolVersionError,
+  UnsupportedVersionError,
+  UpstreamUnavailableError,
+  URLElicitationRequiredError,
+} from "./errors.js";
+export type { EraRecord, LifecycleEvent, LifecycleEventType } from "./events.js";
+export type {
+  AnswerScope,
+  ElicitationHandler,
+  RootsHandler,
+  SamplingHandler,
+  ServerRequestContext,
+} from "./handlers.js";
+export {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  isPlainHeaderValue,
+  looksLikeSentinel,
+} from "./header-value.js";
+export {
+  createHooks,
+  type FrameContext,
+  type HostHooks,
+  type ServerWarning,
+  type TimedOutRequest,
+} from "./hooks.js";
+export {
+  decodeFrame,
+  decodeMessages,
+  encodeFrame,
+  errorResponse,
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isResponse,
+  isResultResponse,
+  type JSONObject,
+  type JSONRPCErrorObject,
+  type JSONRPCErrorResponse,
+  type JSONRPCFrame,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type JSONRPCResultResponse,
+  MAX_NESTING_DEPTH,
+  nestingDepth,
+  notification,
+  type RequestId,
+  replacedForDepth,
+  request,
+  resultResponse,
+  toMessage,
+} from "./jsonrpc.js";
+export { formatKeyPath } from "./key-path.js";
+export {
+  type FramedLine,
+  formatBytes,
+  LineFramer,
+  type OversizedLine,
+  oversizedFrameId,
+} from "./line-framer.js";
+export { type Logger, type LogLevel, silentLogger } from "./log.js";
+export {
+  CACHEABLE_METHODS,
+  type CancelledNotificationParams,
+  type ClientCapabilities,
+  type ElicitationMode,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Implementation,
+  type InputRequest,
+  type InputRequiredResult,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  MetaKey,
+  type ProgressNotificationParams,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Result,
+  type ResultType,
+  type Root,
+  type ServerCapabilities,
+  type Tool,
+} from "./mcp.js";
+export {
+  type ForeignKeys,
+  foreignKeys,
+  type MethodSpec,
+  type MethodTable,
+  notificationOf,
+  requestOf,
+  type Sender,
+  withoutKeys,
+} from "./method-table.js";
+export { withKey } from "./objects.js";
+export {
+  NO_TOOL_HEADERS,
+  type ParamHeader,
+  type ToolHeaderRules,
+  type ToolHeaders,
+} from "./param-headers.js";
+export { definePlugin, isPlugin, PLUGIN_API_VERSION, type Plugin, type PluginHost } from "./plugin.js";
+export type { RegistryView } from "./registry.js";
+export {
+  type CancelAction,
+  type ConnectionInfo,
+  ERAS,
+  type Era,
+  type HandshakeContext,
+  httpSseRevisions,
+  type InstalledHandlers,
+  type ListItemSchemas,
+  type Negotiated,
+  type Revision,
+  type RevisionFeatures,
+} from "./revision.js";
+export {
+  type HeaderReader,
+  type ServeContext,
+  type ServedClient,
+  type ServerFacet,
+  type ServerHandshake,
+  type ToolParamHeaders,
+  wireError,
+} from "./server-facet.js";
+export { DEFAULT_UPSTREAM_SETTINGS, type UpstreamSettings } from "./settings.js";
+export { forTerminal, oneLine } from "./terminal-text.js";
+export {
+  type FrameMeta,
+  type FrameSource,
+  type NegotiatedSession,
+  NO_TRANSPORT_CAPABILITIES,
+  type SendOptions,
+  type Transport,
+  type TransportCapabilities,
+  type TransportContext,
+  type TransportFactory,
+  type TransportKind,
+  type TransportSink,
+  transportCapabilities,
+  type UpstreamTarget,
+} from "./transport.js";

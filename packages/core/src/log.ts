@@ -1,4 +1,8 @@
-/** The logger every package writes through. Fields are structured; nothing here formats secrets. */
+/**
+ * The logger every package writes through, as an interface: plugins receive one from the host
+ * (`host.log`). Fields are structured; the implementation (lines, levels, JSON, redaction of
+ * secrets) is @mcpx/host's createLogger.
+ */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 export interface Logger {
@@ -11,51 +15,14 @@ export interface Logger {
   readonly level: LogLevel;
 }
 
-const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+const nothing = () => {};
 
-export interface LoggerOptions {
-  level?: LogLevel;
-  /** Where a finished line goes; stderr by default, since stdout may carry MCP. */
-  write?: (line: string) => void;
-  /** Values replaced by "[redacted]" in every line, whatever field or message they appear in. */
-  secrets?: () => Iterable<string>;
-  json?: boolean;
-}
-
-export function redact(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s.length >= 4 && out.includes(s)) out = out.split(s).join("[redacted]");
-  }
-  return out;
-}
-
-export function createLogger(options: LoggerOptions = {}, bindings: Record<string, unknown> = {}): Logger {
-  const level = options.level ?? "info";
-  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const threshold = rank[level];
-  const emit = (lvl: LogLevel, message: string, fields?: Record<string, unknown>) => {
-    if (rank[lvl] < threshold) return;
-    const all = { ...bindings, ...fields };
-    let line: string;
-    if (options.json) {
-      line = JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...all });
-    } else {
-      const tail = Object.entries(all)
-        .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
-        .join(" ");
-      line = `mcpx ${lvl.padEnd(5)} ${message}${tail ? ` ${tail}` : ""}`;
-    }
-    write(options.secrets ? redact(line, options.secrets()) : line);
-  };
-  return {
-    level,
-    debug: (m, f) => emit("debug", m, f),
-    info: (m, f) => emit("info", m, f),
-    warn: (m, f) => emit("warn", m, f),
-    error: (m, f) => emit("error", m, f),
-    child: (b) => createLogger(options, { ...bindings, ...b }),
-  };
-}
-
-export const silentLogger: Logger = createLogger({ level: "silent" });
+/** A logger that writes nothing (tests, and code given no logger). */
+export const silentLogger: Logger = Object.freeze({
+  level: "silent",
+  debug: nothing,
+  info: nothing,
+  warn: nothing,
+  error: nothing,
+  child: () => silentLogger,
+});

@@ -9,7 +9,7 @@ import type { ElicitationHandler, SamplingHandler } from "./handlers.js";
 import type { HostHooks, ServerWarning } from "./hooks.js";
 import type { JSONObject } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
-import type { Registry } from "./registry.js";
+import type { RegistryView } from "./registry.js";
 import type { Revision } from "./revision.js";
 import type { TransportFactory } from "./transport.js";
 
@@ -29,7 +29,8 @@ export interface Plugin<Options = JSONObject> {
 export interface PluginHost {
   readonly apiVersion: typeof PLUGIN_API_VERSION;
   readonly hooks: HostHooks;
-  readonly registry: Registry;
+  /** What is registered so far, read-only: a plugin registers through the register methods. */
+  readonly registry: RegistryView;
   readonly log: Logger;
   registerRevision(revision: Revision): void;
   registerTransport(factory: TransportFactory): void;

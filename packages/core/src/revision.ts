@@ -39,8 +39,17 @@ export interface RevisionFeatures {
   sessions: boolean;
   /** The standalone GET stream of Streamable HTTP. */
   standaloneGet: boolean;
-  /** SSE resumption with Last-Event-ID after the server closes a stream early (SEP-1699). */
+  /**
+   * A broken SSE stream is resumed with GET and Last-Event-ID where the server gave event ids
+   * (2025-03-26 on: basic/transports "Resumability and Redelivery", a client SHOULD).
+   */
   resumption: boolean;
+  /**
+   * A server primes each SSE stream with an event id and empty data, and may close the connection
+   * early after a `retry` for the client to poll (SEP-1699, 2025-11-25). What mcpx as a server does
+   * for a client of this revision; absent is false (a revision written before it does not prime).
+   */
+  primedStreams?: boolean;
   /** The peer may send JSON-RPC batches. */
   batches: boolean;
   /** The server sends requests (legacy); modern servers ask through input_required instead. */
@@ -157,7 +166,8 @@ export interface Revision {
 
 /**
  * The revisions HTTP+SSE carries: those of the initialize era from before Streamable HTTP and its
- * sessions (2024-11-05). A client falling back to HTTP+SSE offers the newest of them; mcpx serving
+ * sessions (2024-11-05). A client falling back to HTTP+SSE (the transport whose `fallbackFor` names
+ * the refused one) offers the newest of them; mcpx serving
  * an HTTP+SSE client that offers a version it does not serve answers with it.
  */
 export function httpSseRevisions(revisions: readonly Revision[]): Revision[] {

@@ -3,6 +3,7 @@
  * means is the client's and the revision's business. What differs by revision (sessions, the GET
  * stream, resumption) reaches it once, through `negotiated`, as data.
  */
+import type { LiveCredentials } from "./auth.js";
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
 import type { Era, RevisionFeatures } from "./revision.js";
@@ -22,11 +23,17 @@ export interface UpstreamTarget {
   /** Headers sent on every HTTP request to the configured origin, and never to another. */
   headers?: Record<string, string>;
   /**
-   * The credentials on this target, in every form they may be echoed in (core expandSecrets): what
-   * applyAuth put in its headers, env or URL. The connection takes them out of every error it
-   * raises, since a server's error may quote what it received.
+   * The credentials on this target, in every form they may be echoed in (@mcpx/host's
+   * expandSecrets): what applyAuth put in its headers, env or URL. The connection takes them out of
+   * every error it raises, since a server's error may quote what it received.
    */
   secrets?: readonly string[];
+  /**
+   * Credentials that change while connected (an auth scheme's AuthEffect.live): the HTTP transports
+   * ask them for headers before each request and tell them of each 401 or 403. Unset for every
+   * static scheme, whose headers are in `headers`.
+   */
+  auth?: LiveCredentials;
 }
 
 /** Where a frame arrived. */
@@ -158,5 +165,12 @@ export interface TransportFactory {
    * what picks a transport for an entry that pins none.
    */
   accepts(target: UpstreamTarget): boolean;
+  /**
+   * The transport this one stands in for when an endpoint refuses it as a server from before it
+   * would (LegacyHTTPRefusedError: a bare 400/404/405 to the initialize POST). HTTP+SSE declares
+   * "streamable-http" (2025-03-26 basic/transports, "Backwards Compatibility"); the era probe of an
+   * unpinned upstream then tries it, offering the newest registered revision without sessions.
+   */
+  readonly fallbackFor?: TransportKind;
   create(target: UpstreamTarget, ctx: TransportContext): Transport;
 }

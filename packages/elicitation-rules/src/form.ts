@@ -7,7 +7,8 @@
  * field as it is typed) and the CLI (which checks before it sends one).
  */
 
-import { describeSchemaErrors, InvalidParamsError, type JSONObject } from "@mcpx/core";
+import { InvalidParamsError, type JSONObject } from "@mcpx/core";
+import { describeSchemaErrors } from "@mcpx/host";
 import { Ajv, type ValidateFunction } from "ajv";
 import ajvFormats from "ajv-formats";
 

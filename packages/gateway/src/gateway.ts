@@ -88,7 +88,8 @@ export class Gateway {
       opts.env.redact,
     );
     this.events = new EventLog();
-    opts.env.hooks.lifecycle.tap("mcpx-gateway", (e) => this.events.push(e));
+    // The event stream (`mcpx events`, the status's history) is a lifecycle tap like any plugin's.
+    opts.env.hooks.lifecycle.tap("mcpx:events", (e) => this.events.push(e));
     this.pool.onChange((name, client) => this.#upstreamChanged(name, client));
   }
 

@@ -1,4 +1,5 @@
 export { Catalog, CHANGED, type ListKind, type Route } from "./catalog.js";
+export { CONSOLE_CSP, type ConsoleOptions, createConsoleHandler } from "./control/console-files.js";
 export { type ControlOptions, createControlHandler } from "./control/control-api.js";
 export { builtinRoutes, type DaemonInfo } from "./control/routes.js";
 export { Dispatcher, type DispatcherOptions } from "./dispatcher.js";

@@ -20,12 +20,13 @@ import type { ServerConfig } from "@mcpx/config";
 import {
   AuthError,
   ConfigError,
+  type EraRecord,
   type HostHooks,
   type Implementation,
   type Logger,
   type LoggingLevel,
   PluginError,
-  type Registry,
+  type RegistryView,
   type UpstreamTarget,
 } from "@mcpx/core";
 import { upstreamTarget } from "./upstream-target.js";
@@ -45,7 +46,7 @@ export interface UpstreamState {
 }
 
 export interface PoolEnvironment {
-  registry: Registry;
+  registry: RegistryView;
   hooks: HostHooks;
   log: Logger;
   /**
@@ -102,6 +103,8 @@ export class Pool {
 
   constructor(opts: PoolOptions) {
     this.#opts = opts;
+    // The status's era is the eraResolved hook's: a plugin's tap sees what `mcpx status` shows.
+    opts.env.hooks.eraResolved.tap("mcpx:status", (upstream, era) => this.#eraResolved(upstream, era));
     for (const server of opts.servers) {
       if (server.disabled) continue;
       this.#slots.set(server.name, {
@@ -231,10 +234,9 @@ export class Pool {
           return;
         }
         slot.client = client;
+        // revision and transport came with eraResolved, as the client connected.
         Object.assign(slot.state, {
           status: "connected",
-          revision: client.negotiated.version,
-          transport: client.transport.kind,
           attempts: 0,
           connectedAt: new Date().toISOString(),
         });
@@ -283,6 +285,15 @@ export class Pool {
       ...(s.revision ? { revision: s.revision } : {}),
       ...(s.transport ? { transport: s.transport } : {}),
     });
+  }
+
+  /** An upstream of this pool connected in this era (connectUpstream announces it before returning). */
+  #eraResolved(upstream: string, era: EraRecord): void {
+    const slot = this.#slots.get(upstream);
+    // An upstream of this pool with an attempt in flight (the hooks are the host's, not the pool's).
+    if (slot?.state.status !== "connecting") return;
+    slot.state.revision = era.revision;
+    slot.state.transport = era.transport;
   }
 
   #dropped(slot: Slot, client: UpstreamClient, err?: Error): void {

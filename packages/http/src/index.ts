@@ -1,4 +1,5 @@
 export type { EventSourceMessage } from "eventsource-parser";
+export { sendWithCredentials } from "./credentials.js";
 export {
   type Body,
   type BoundedText,

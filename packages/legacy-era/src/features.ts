@@ -9,6 +9,7 @@ export const LEGACY_BASE: RevisionFeatures = Object.freeze({
   sessions: false,
   standaloneGet: false,
   resumption: false,
+  primedStreams: false,
   batches: false,
   serverRequests: true,
   inputRequired: false,

@@ -1,4 +1,5 @@
-import { createHost, silentLogger } from "@mcpx/core";
+import { silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { schemeChecks } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import plugin, { envScheme } from "../src/index.js";

@@ -1,4 +1,5 @@
-import { createHost, type LifecycleEvent, type ServerRequestContext, silentLogger } from "@mcpx/core";
+import { type LifecycleEvent, type ServerRequestContext, silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 import plugin, { type BrokerEvent, ElicitationBroker } from "../src/index.js";
 

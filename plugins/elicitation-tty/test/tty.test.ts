@@ -4,7 +4,8 @@
  * screen, as a person would.
  */
 import { PassThrough } from "node:stream";
-import { createHost, type ElicitRequestParams, type ServerRequestContext, silentLogger } from "@mcpx/core";
+import { type ElicitRequestParams, type ServerRequestContext, silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 import plugin, { PLUGIN_NAME, TtyElicitation, type TtyTerminal, ttyElicitation } from "../src/index.js";
 

@@ -1,4 +1,5 @@
-import { type ConnectionInfo, createHost, notificationOf, requestOf, silentLogger } from "@mcpx/core";
+import { type ConnectionInfo, notificationOf, requestOf, silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 import plugin, { revision } from "../src/index.js";
 

@@ -2,7 +2,7 @@ import { definePlugin } from "@mcpx/core";
 import { legacyRevision } from "@mcpx/legacy-era";
 import listItemSchemas from "../schemas/list-items.json" with { type: "json" };
 
-/** MCP 2025-11-25: SSE resumption after an early close (SEP-1699); form and url elicitation with notifications/elicitation/complete. */
+/** MCP 2025-11-25: SSE streams primed for polling after an early close (SEP-1699); form and url elicitation with notifications/elicitation/complete. */
 export const revision = legacyRevision({
   version: "2025-11-25",
   features: {
@@ -10,6 +10,7 @@ export const revision = legacyRevision({
     standaloneGet: true,
     versionHeader: true,
     resumption: true,
+    primedStreams: true,
     elicitationModes: ["form", "url"],
     elicitationComplete: true,
   },

@@ -9,6 +9,7 @@ export const MODERN_FEATURES: RevisionFeatures = Object.freeze({
   sessions: false,
   standaloneGet: false,
   resumption: false,
+  primedStreams: false,
   batches: false,
   serverRequests: false,
   inputRequired: true,

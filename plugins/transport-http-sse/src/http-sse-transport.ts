@@ -27,6 +27,7 @@ import {
   header,
   readSse,
   readText,
+  sendWithCredentials,
   where,
 } from "@mcpx/http";
 
@@ -74,17 +75,15 @@ export class HttpSseTransport implements Transport {
       this.#stream.abort();
     }, timeout);
     try {
-      const res = await this.#http
-        .send(
-          "GET",
-          this.#url,
-          this.#headers({ Accept: "text/event-stream" }),
-          undefined,
-          this.#stream.signal,
-        )
-        .catch((err: Error) => {
-          throw timedOut ? this.#noEndpoint(timeout) : err;
-        });
+      const res = await this.#send(
+        "GET",
+        this.#url,
+        this.#headers({ Accept: "text/event-stream" }),
+        undefined,
+        this.#stream.signal,
+      ).catch((err: Error) => {
+        throw timedOut ? this.#noEndpoint(timeout) : err;
+      });
       if (!isStream(res)) {
         const body = await readText(res.body);
         throw new HttpStatusError(
@@ -213,7 +212,7 @@ export class HttpSseTransport implements Transport {
       throw this.#ended ?? new ConnectionClosedError(`upstream ${this.#target.name}: not connected`);
     }
     const headers = this.#headers(opts.headers, { "Content-Type": "application/json" });
-    const res = await this.#http.send("POST", endpoint, headers, encodeFrame(msg), opts.signal);
+    const res = await this.#send("POST", endpoint, headers, encodeFrame(msg), opts.signal);
     if (res.status >= 200 && res.status < 300) {
       await discard(res.body);
       return;
@@ -235,6 +234,23 @@ export class HttpSseTransport implements Transport {
     this.#closing = true;
     this.#stream.abort();
     await this.#http.destroy();
+  }
+
+  /**
+   * One HTTP request. Live credentials (OAuth) are asked for and answer the upstream's 401 or 403; a
+   * static scheme's headers are already in the target's, and its request is one send as it was.
+   */
+  #send(
+    method: "GET" | "POST",
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpAnswer> {
+    const auth = this.#target.auth;
+    return auth === undefined
+      ? this.#http.send(method, url, headers, body, signal)
+      : sendWithCredentials(this.#http, auth, method, url, headers, body, signal);
   }
 
   #headers(...sets: (Record<string, string> | undefined)[]): Record<string, string> {

@@ -9,6 +9,7 @@ export const httpSseTransport: TransportFactory = {
   // Never chosen for a URL by itself: Streamable HTTP is the default, and HTTP+SSE is reached by a
   // transport pin or by the era probe's fallback (a bare 400/404/405 to both POSTs).
   accepts: () => false,
+  fallbackFor: "streamable-http",
   create: (target, ctx) => new HttpSseTransport(target, ctx),
 };
 

@@ -1,10 +1,11 @@
 /**
  * Following the SSE stream that answers one POST. When it ends before the response to its request:
- * with resumption (2025-11-25) it is resumed — wait the server's `retry` (or sseReconnectDelay), GET
- * with Last-Event-ID, deliver what comes — at most sseReconnectAttempts times in a row without an
- * event (a server that polls, sending a little each time, is followed as long as it makes progress).
- * Without resumption (earlier revisions, modern), or with no event id to resume from, the request
- * fails at once through the sink, so its caller is not left waiting for a deadline.
+ * where the revision has resumption (2025-03-26 on: "the client SHOULD issue an HTTP GET … with
+ * Last-Event-ID") it is resumed — wait the server's `retry` (or sseReconnectDelay), GET with
+ * Last-Event-ID, deliver what comes — at most sseReconnectAttempts times in a row without an event
+ * (a server that polls, sending a little each time, is followed as long as it makes progress).
+ * Without resumption (2024-11-05, modern), or with no event id to resume from, the request fails at
+ * once through the sink, so its caller is not left waiting for a deadline.
  */
 import {
   ConnectionClosedError,

@@ -27,6 +27,7 @@ import {
   header,
   readBounded,
   readText,
+  sendWithCredentials,
   where,
 } from "@mcpx/http";
 import { parseQuietly } from "./error-body.js";
@@ -97,8 +98,22 @@ export class StreamableHttpTransport implements Transport {
     const sessionHeader = this.#session.headerFor(opts.era);
     const headers = mergeHeaders(this.#target.headers, opts.headers, POST_HEADERS, sessionHeader);
     let res: HttpAnswer;
+    // Live credentials (OAuth) are asked for and answer the upstream's 401 or 403; a static scheme's
+    // headers are already in the target's, and its POST is the one send it always was.
+    const auth = this.#target.auth;
     try {
-      res = await this.#http.send("POST", this.#url, headers, encodeFrame(msg), controller.signal);
+      res =
+        auth === undefined
+          ? await this.#http.send("POST", this.#url, headers, encodeFrame(msg), controller.signal)
+          : await sendWithCredentials(
+              this.#http,
+              auth,
+              "POST",
+              this.#url,
+              headers,
+              encodeFrame(msg),
+              controller.signal,
+            );
     } catch (err) {
       release();
       throw err;
@@ -206,7 +221,10 @@ export class StreamableHttpTransport implements Transport {
       this.#session.ownHeaders(),
       lastEventId === undefined ? undefined : { "Last-Event-ID": lastEventId },
     );
-    return this.#http.send("GET", this.#url, headers, undefined, signal);
+    const auth = this.#target.auth;
+    return auth === undefined
+      ? this.#http.send("GET", this.#url, headers, undefined, signal)
+      : sendWithCredentials(this.#http, auth, "GET", this.#url, headers, undefined, signal);
   }
 
   #isStream(res: HttpAnswer): boolean {
@@ -249,13 +267,12 @@ export class StreamableHttpTransport implements Transport {
     if (this.#session.id !== undefined && negotiated?.era === "legacy") {
       const headers = mergeHeaders(this.#target.headers, this.#session.ownHeaders());
       try {
-        const res = await this.#http.send(
-          "DELETE",
-          this.#url,
-          headers,
-          undefined,
-          AbortSignal.timeout(DELETE_TIMEOUT_MS),
-        );
+        const auth = this.#target.auth;
+        const signal = AbortSignal.timeout(DELETE_TIMEOUT_MS);
+        const res =
+          auth === undefined
+            ? await this.#http.send("DELETE", this.#url, headers, undefined, signal)
+            : await sendWithCredentials(this.#http, auth, "DELETE", this.#url, headers, undefined, signal);
         await discard(res.body);
         this.#ctx.log.debug(`DELETE of the session answered HTTP ${res.status}`, {
           upstream: this.#target.name,

@@ -13,9 +13,10 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import { PassThrough } from "node:stream";
 import { UpstreamClient } from "@mcpx/client";
-import { createHost, DEFAULT_UPSTREAM_SETTINGS, silentLogger } from "@mcpx/core";
+import { DEFAULT_UPSTREAM_SETTINGS, silentLogger } from "@mcpx/core";
 import { builtinPlugins } from "@mcpx/daemon";
 import { Gateway, StdioServer, startHttpServer } from "@mcpx/gateway";
+import { createHost } from "@mcpx/host";
 import { Agent, request } from "undici";
 
 const args = process.argv.slice(2);

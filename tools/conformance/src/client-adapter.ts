@@ -8,18 +8,17 @@
  * pin: dated versions through 2025-11-25 initialize, 2026-07-28 is stateless), MCP_CONFORMANCE_CONTEXT
  * (scenario data, JSON), MCPX_LOG (mcpx's log level on stderr, default warn), MCPX_CONFORMANCE_PROBE=1
  * (no pin: mcpx's era probe finds the era, as for an upstream configured without `revision`).
+ * An auth/* scenario's server is configured with `"auth": { "type": "oauth", … }` (client-auth.ts).
  * Exit 0 when the flow completed, 1 with the reason on stderr when it did not.
  */
-import { type ClientHandlers, connectUpstream } from "@mcpx/client";
-import {
-  createHost,
-  createLogger,
-  type ElicitationHandler,
-  type JSONObject,
-  type LogLevel,
-} from "@mcpx/core";
+import { createOAuthPlugin, MemoryTokenStore } from "@mcpx/auth-oauth";
+import { applyAuth, type ClientHandlers, connectUpstream } from "@mcpx/client";
+import type { ElicitationHandler, JSONObject, LogLevel } from "@mcpx/core";
 import { builtinPlugins } from "@mcpx/daemon";
+import { createHost, createLogger } from "@mcpx/host";
+import { authFor } from "./client-auth.js";
 import { flowFor } from "./client-flows.js";
+import { headlessAuthorizer } from "./headless-authorizer.js";
 
 /** The user at the keyboard: accepts every form as it stands (mcpx fills in the schema's defaults). */
 const acceptingUser: ElicitationHandler = {
@@ -39,9 +38,17 @@ async function main(): Promise<void> {
   const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as JSONObject;
   const host = createHost({ log: createLogger({ level: (process.env.MCPX_LOG as LogLevel) ?? "warn" }) });
-  for (const plugin of builtinPlugins) await host.use(plugin);
+  // OAuth with a user who approves at once (the suite's authorization servers redirect straight
+  // back), in place of the built-in that has nobody to ask; tokens live as long as the run.
+  const oauth = createOAuthPlugin({ authorizer: headlessAuthorizer, store: new MemoryTokenStore() });
+  for (const plugin of builtinPlugins) await host.use(plugin.name === oauth.name ? oauth : plugin);
+  const auth = authFor(scenario, context);
+  const base = { name: "conformance", url };
+  const { target } = auth
+    ? await applyAuth(host.registry, { name: "conformance", auth }, base)
+    : { target: base };
   const client = await connectUpstream({
-    target: { name: "conformance", url },
+    target,
     env: { registry: host.registry, hooks: host.hooks, log: host.log },
     handlers,
     ...(version && !process.env.MCPX_CONFORMANCE_PROBE ? { revision: version } : {}),

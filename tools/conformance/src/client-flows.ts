@@ -75,6 +75,10 @@ const flows: Record<string, Flow> = {
   "json-schema-2020-12-preservation": echoSchema,
 };
 
+/**
+ * An auth/* scenario: list the tools, then call them (the official SDK's conformance client does
+ * both): the call is where step-up and a changed authorization server show.
+ */
 export function flowFor(scenario: string): Flow {
-  return flows[scenario] ?? listTools;
+  return flows[scenario] ?? (scenario.startsWith("auth/") ? callEveryTool : listTools);
 }

@@ -1,7 +1,7 @@
 /**
  * The expected failures of one leg: a ratchet. The file is a YAML mapping from a scenario (every run
- * of it) or `scenario@revision` (that run alone) to a one-line reason. Only auth/* scenarios (mcpx has
- * no OAuth client yet) and extension scenarios may be listed. A failure not listed and a listed
+ * of it) or `scenario@revision` (that run alone) to a one-line reason. Only auth/* scenarios and
+ * extension scenarios may be listed. A failure not listed and a listed
  * entry that passes both fail the leg, so the file only ever shrinks.
  */
 import { readFileSync } from "node:fs";

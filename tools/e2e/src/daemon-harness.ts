@@ -56,7 +56,7 @@ export async function daemonCase(
   const scripted: Record<string, ScriptedServer> = {};
   const servers: Record<string, JSONObject> = {};
   for (const { name, ...options } of upstreams) {
-    const server = new ScriptedServer(options);
+    const server = new ScriptedServer({ label: `daemon upstream "${name}"`, ...options });
     const script = await stdioScript(server);
     afterThisTest(() => script.close());
     scripted[name] = server;

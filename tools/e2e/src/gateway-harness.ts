@@ -42,7 +42,7 @@ export async function scriptedGateway(specs: UpstreamSpec[], opts: ScriptedGatew
   const scripted: Record<string, ScriptedServer> = {};
   const scripts: Record<string, StdioScript> = {};
   for (const spec of specs) {
-    const server = new ScriptedServer(spec);
+    const server = new ScriptedServer({ label: `gateway upstream "${spec.name}"`, ...spec });
     const script = await stdioScript(server);
     stops.push(() => script.close());
     scripted[spec.name] = server;

@@ -1,14 +1,13 @@
 /** A host with the built-in plugins, and scripted upstreams connected through it. */
 import { type ClientHandlers, UpstreamClient, type UpstreamClientOptions } from "@mcpx/client";
 import {
-  createHost,
   DEFAULT_UPSTREAM_SETTINGS,
-  type Host,
   type LifecycleEvent,
   silentLogger,
   type UpstreamSettings,
 } from "@mcpx/core";
 import { builtinPlugins } from "@mcpx/daemon";
+import { createHost, type Host } from "@mcpx/host";
 import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
 import { afterEach } from "vitest";
 

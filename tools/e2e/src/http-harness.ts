@@ -1,6 +1,7 @@
 /** Scripted upstreams over Streamable HTTP and over 2024-11-05's HTTP+SSE, connected through a test host. */
 import { UpstreamClient, type UpstreamClientOptions } from "@mcpx/client";
-import type { Host, LifecycleEvent } from "@mcpx/core";
+import type { LifecycleEvent } from "@mcpx/core";
+import type { Host } from "@mcpx/host";
 import {
   type HttpRecord,
   type HttpScript,

@@ -311,20 +311,31 @@ describe("auth schemes arrive as the server expects them", () => {
       "2026-07-28/auth/oauth",
     ],
     async (rev) => {
+      // A server that asks for nothing is reached as it is: no token goes out before one is asked for.
       const up = await httpUpstream(rev);
-      const config = { servers: { up: { url: up.url, auth: { type: "oauth", clientId: "mcpx" } } } };
-      const out = await toolsList(config, {});
-      // exit 3: the upstream is unreachable (mcpx's exit codes, cli/exit-codes)
-      expect(out.code).toBe(3);
-      expect(out.servers[0]).toMatchObject({ server: "up", status: "failed" });
-      expect(out.servers[0]?.error).toMatch(/OAuth is not available yet/);
-      // refused before connecting: the server heard nothing at all
-      expect(up.requests()).toEqual([]);
-      expect(up.server.received).toEqual([]);
-      // and config check says so up front
+      const out = await toolsList({ servers: { up: { url: up.url, auth: { type: "oauth" } } } }, {});
+      expect(out.code, out.stderr).toBe(0);
+      expectConnected(out.servers, rev, up.transport);
+      expect(up.requests().filter((r) => r.headers.authorization !== undefined)).toEqual([]);
       const check = await mcpx(out.dir, "config", "check");
-      expect(check.code).toBe(2);
-      expect(check.stderr).toMatch(/upstream up: OAuth is not available yet/);
+      expect(check.code, check.stderr).toBe(0);
+      if (rev === "2024-11-05") return;
+      // A server that answers 401: nobody at a browser here (no daemon, no login yet), so the call
+      // fails with the command that logs in, and nothing was registered anywhere.
+      const locked = await httpScript(new ScriptedServer({ versions: [rev], tools: TOOLS }));
+      afterThisTest(() => locked.close());
+      locked.rawAnswer(
+        () => true,
+        { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' }, body: "" },
+        1000,
+      );
+      const refused = await toolsList({ servers: { up: { url: locked.url, auth: { type: "oauth" } } } }, {});
+      expect(refused.code).toBe(3);
+      expect(refused.servers[0]).toMatchObject({ server: "up", status: "failed" });
+      expect(refused.servers[0]?.error).toContain("upstream up needs a login: run `mcpx auth login up`");
+      expect(locked.requests.filter((r) => r.httpMethod === "POST" && pathname(r.path) !== "/mcp")).toEqual(
+        [],
+      );
     },
   );
 });
@@ -386,7 +397,7 @@ describe("auth config", () => {
       expect(out.code, argv.join(" ")).toBe(2);
       expect(out.stderr).toContain("servers.up.auth.type");
       expect(out.stderr).toContain('upstream up asks for auth type "kerberos"');
-      expect(out.stderr).toContain("installed: basic, bearer, env, header, query");
+      expect(out.stderr).toContain("installed: basic, bearer, env, header, oauth, query");
       expect(out.stdout).toBe("");
     }
     // a third party's scheme is installed like the built-in ones, and a near miss is named
@@ -397,7 +408,7 @@ describe("auth config", () => {
     const near = await mcpx(withPlugin, "config", "check");
     expect(near.code).toBe(2);
     expect(near.stderr).toContain('(did you mean "bearer"?)');
-    expect(near.stderr).toContain("installed: basic, bearer, env, example-static, header, query");
+    expect(near.stderr).toContain("installed: basic, bearer, env, example-static, header, oauth, query");
   });
 
   it("auth/third-party-plugin", async () => {

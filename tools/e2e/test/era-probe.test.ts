@@ -13,14 +13,20 @@ import { parseConfig } from "@mcpx/config";
 import {
   type EraRecord,
   HeaderMismatchError,
+  LegacyHTTPRefusedError,
   type LifecycleEvent,
   MissingRequiredClientCapabilityError,
+  type PluginHost,
+  silentLogger,
+  type TransportFactory,
   type TransportKind,
   UnsupportedProtocolVersionError,
   type UpstreamSettings,
   type UpstreamTarget,
 } from "@mcpx/core";
+import { builtinPlugins } from "@mcpx/daemon";
 import { FileEraStore } from "@mcpx/gateway";
+import { createHost } from "@mcpx/host";
 import {
   type Frame,
   type HttpScript,
@@ -31,6 +37,7 @@ import {
   sseScript,
   stdioScript,
 } from "@mcpx/testkit";
+import { httpSseTransport } from "@mcpx/transport-http-sse";
 import { describe, expect, it } from "vitest";
 import { afterThisTest, configDir, mcpx, requirement, settings, TOOLS, testHost } from "../src/index.js";
 import { type SdkMode, startSdkPeer } from "../src/sdk-http-peer.js";
@@ -339,6 +346,54 @@ describe("HTTP+SSE: the fallback and its era record (2024-11-05)", () => {
       again.filter((r) => new URL(r.path, "http://x").pathname === "/sse" && r.httpMethod === "POST"),
     ).toEqual([]);
     expect(second.host.events.find((e) => e.type === "era.resolved")).toMatchObject({ cached: true });
+    expect(server.failures).toEqual([]);
+  });
+
+  it("probe/fallback-is-the-transport-that-declares-it", async () => {
+    // The client names no fallback: a transport declares which one it stands in for. Here a third
+    // party's stands in for Streamable HTTP and the built-in HTTP+SSE is not installed.
+    const inner = httpSseTransport;
+    const relay: TransportFactory = {
+      kind: "legacy-relay",
+      reaches: "url",
+      accepts: () => false,
+      fallbackFor: "streamable-http",
+      create(target, ctx) {
+        const t = inner.create(target, ctx);
+        return {
+          kind: "legacy-relay",
+          ...(t.capabilities ? { capabilities: t.capabilities } : {}),
+          open: () => t.open(),
+          send: (msg, opts) => t.send(msg, opts),
+          negotiated: (session) => t.negotiated(session),
+          close: () => t.close(),
+        };
+      },
+    };
+    const hostWith = async (extra: TransportFactory[]) => {
+      const host = createHost({ log: silentLogger });
+      for (const p of builtinPlugins) if (p.name !== "@mcpx/transport-http-sse") await host.use(p);
+      for (const t of extra)
+        await host.use({
+          name: `third-party-${t.kind}`,
+          apiVersion: 1,
+          apply: (h: PluginHost) => h.registerTransport(t),
+        });
+      const events: LifecycleEvent[] = [];
+      host.hooks.lifecycle.tap("e2e", (e) => events.push(e));
+      return Object.assign(host, { events });
+    };
+    const { server, target } = await sseServer(404);
+    const eraStore = new MemoryEraStore();
+    const { client } = await probe(target, { eraStore, host: await hostWith([relay]) });
+    expect(client.transport.kind).toBe("legacy-relay");
+    expect(client.negotiated.version).toBe("2024-11-05");
+    expect(await client.callTool("echo", { text: "old" })).toEqual({
+      content: [{ type: "text", text: '{"text":"old"}' }],
+    });
+    expect(await eraStore.get("up", targetFingerprint(target))).toMatchObject({ transport: "legacy-relay" });
+    // With no transport standing in for Streamable HTTP, the refusal is the answer.
+    await expect(probe(target, { host: await hostWith([]) })).rejects.toBeInstanceOf(LegacyHTTPRefusedError);
     expect(server.failures).toEqual([]);
   });
 });

@@ -353,6 +353,52 @@ describe("forwarding to mcpx's own clients", () => {
     noFailures(d.scripted);
   });
 
+  it("forwarding/max-total-withdraws-a-forwarded-question", async () => {
+    // upstream.timeouts.maxTotal bounds a call also while its question waits on mcpx's own client:
+    // the call fails at it, the client's question is withdrawn, and the upstream is told
+    const d = await daemonCase(upstreams(), {
+      upstream: { timeouts: { maxTotal: 800 } },
+      requestTimeoutMs: 200,
+    });
+    const stdio = stdioLegacyClient(d);
+    stdio.send({
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    await stdio.next((f) => f.id === 0);
+    stdio.send({ method: "notifications/initialized" });
+    const questions = new Set<unknown>();
+    for (const [id, name] of [
+      [1, "r1125__ask"],
+      [2, "r0728__ask"],
+    ] as const) {
+      stdio.send({ id, method: "tools/call", params: { name, arguments: {} } });
+      // asked, and never answered
+      const asked = await stdio.next((f) => f.method === "elicitation/create" && !questions.has(f.id));
+      questions.add(asked.id);
+      const withdrawn = await stdio.next(
+        (f) => f.method === "notifications/cancelled" && (f.params as JSONObject)?.requestId === asked.id,
+      );
+      expect(withdrawn.params, name).toMatchObject({ reason: "withdrawn" });
+      const failed = await stdio.next((f) => f.id === id);
+      expect(String((failed.error as JSONObject)?.message), name).toMatch(/its maximum total of 800 ms/);
+    }
+    // the legacy upstream: its call cancelled, its question answered (cancel: nobody answered)
+    const legacy = d.scripted.r1125!;
+    const cancelled = await legacy.waitForMethod("notifications/cancelled");
+    expect(cancelled.frame.params).toMatchObject({ requestId: legacy.frames("tools/call")[0]?.id });
+    const answer = await legacy.waitFor((r) => r.frame.method === undefined && r.frame.id === "srv-1");
+    expect(answer.frame.result).toEqual({ action: "cancel" });
+    // the modern upstream: no retry was sent
+    expect(d.scripted.r0728?.frames("tools/call")).toHaveLength(1);
+    noFailures(d.scripted);
+  });
+
   it("forwarding/sampling-forwarded", async () => {
     const d = await daemonCase(upstreams());
     const sampled: JSONObject[] = [];

@@ -44,11 +44,8 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
       { ...s.headers, "mcp-session-id": "nope" },
     );
     expect(unknown.status).toBe(404);
-    // MCP-Protocol-Version: required from 2025-06-18 on, and must be the negotiated one
-    const { "mcp-protocol-version": _v, ...noVersion } = s.headers;
-    expect((await post(url, { jsonrpc: "2.0", id: 7, method: "tools/list" }, noVersion)).status).toBe(400);
-    const other = await s.request("tools/list", undefined, { "mcp-protocol-version": "2025-03-26" });
-    expect(other.res.status).toBe(400);
+    // MCP-Protocol-Version: a value mcpx does not serve is refused (the gateway-http/version-header-*
+    // tests below have the rest)
     const bogus = await s.request("tools/list", undefined, { "mcp-protocol-version": "1999-01-01" });
     expect(bogus.res.status).toBe(400);
     expect(JSON.stringify(bogus.body)).toContain("1999-01-01");
@@ -65,6 +62,100 @@ describe("gateway over HTTP: legacy Streamable HTTP", () => {
     const after = await s.request("tools/list");
     expect(after.res.status).toBe(404);
     expect((await fetch(url, { method: "DELETE", headers: s.headers })).status).toBe(404);
+  });
+
+  // basic/transports "Protocol Version Header" (2025-06-18, 2025-11-25): without the header the
+  // server relies on "the protocol version negotiated during initialization"; only "an invalid or
+  // unsupported" value is answered 400.
+  it("gateway-http/version-header-absent-uses-the-negotiated-version", async () => {
+    const { url } = await httpGateway([{ name: "a", versions: ["2025-06-18"], tools: [echo] }]);
+    for (const version of ["2025-06-18", "2025-11-25"]) {
+      const s = await legacySession(url, version);
+      const { "mcp-protocol-version": _v, ...noVersion } = s.headers;
+      const listed = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, noVersion);
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { result: JSONObject }).result).toEqual({
+        tools: [expect.objectContaining({ name: "a__echo" })],
+      });
+      // taken for the session's version, not 2025-03-26: a batch (2025-03-26's alone) is still refused
+      const batch = await post(url, [{ jsonrpc: "2.0", id: 2, method: "tools/list" }], noVersion);
+      expect(batch.status).toBe(400);
+      expect(JSON.stringify(await batch.json())).toContain(`JSON-RPC batches are not part of ${version}`);
+      // the GET stream and the DELETE go the same way
+      const abort = new AbortController();
+      const get = await fetch(url, {
+        headers: { accept: "text/event-stream", "mcp-session-id": s.sessionId },
+        signal: abort.signal,
+      });
+      expect(get.status).toBe(200);
+      expect(get.headers.get("content-type")).toContain("text/event-stream");
+      abort.abort();
+      const del = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": s.sessionId } });
+      expect(del.status).toBe(200);
+    }
+  });
+
+  it("gateway-http/version-header-of-another-supported-revision-accepted", async () => {
+    const { url } = await httpGateway([{ name: "a", versions: ["2025-06-18"], tools: [echo] }]);
+    // as the official suite's server-sse-multiple-streams does: three concurrent POSTs on a
+    // 2025-11-25 session, each saying 2025-03-26
+    const s = await legacySession(url, "2025-11-25");
+    const answers = await Promise.all(
+      [0, 1, 2].map((i) =>
+        post(
+          url,
+          { jsonrpc: "2.0", id: 1000 + i, method: "tools/list" },
+          {
+            ...s.headers,
+            accept: "text/event-stream, application/json",
+            "mcp-protocol-version": "2025-03-26",
+          },
+        ),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const r of answers) await r.body?.cancel();
+    for (const other of ["2024-11-05", "2025-06-18"]) {
+      const listed = await s.request("tools/list", undefined, { "mcp-protocol-version": other });
+      expect(listed.res.status).toBe(200);
+      expect(listed.body.result).toEqual({ tools: [expect.objectContaining({ name: "a__echo" })] });
+    }
+    // the session's revision answers: the header names no new negotiation (no batch on 2025-11-25)
+    const batch = await post(url, [{ jsonrpc: "2.0", id: 2, method: "tools/list" }], {
+      ...s.headers,
+      "mcp-protocol-version": "2025-03-26",
+    });
+    expect(batch.status).toBe(400);
+    expect(JSON.stringify(await batch.json())).toContain("JSON-RPC batches are not part of 2025-11-25");
+    const del = await fetch(url, {
+      method: "DELETE",
+      headers: { ...s.headers, "mcp-protocol-version": "2025-06-18" },
+    });
+    expect(del.status).toBe(200);
+  });
+
+  it("gateway-http/version-header-unsupported-refused-400", async () => {
+    const { url } = await httpGateway([{ name: "a", versions: ["2025-06-18"], tools: [echo] }]);
+    const s = await legacySession(url, "2025-11-25");
+    // unknown, malformed, empty, and 2026-07-28 (served, but it has no sessions: no session speaks it)
+    for (const value of ["1999-01-01", "v999.0.0", "", "2026-07-28"]) {
+      const refused = await s.request("tools/list", undefined, { "mcp-protocol-version": value });
+      expect(refused.res.status, value).toBe(400);
+      expect(refused.body.error, value).toMatchObject({ code: -32600 });
+      expect(String((refused.body.error as JSONObject).message), value).toContain(
+        `unsupported MCP-Protocol-Version ${JSON.stringify(value)}`,
+      );
+    }
+    const get = await fetch(url, {
+      headers: {
+        accept: "text/event-stream",
+        "mcp-session-id": s.sessionId,
+        "mcp-protocol-version": "1999-01-01",
+      },
+    });
+    expect(get.status).toBe(400);
+    // the session is unharmed
+    expect((await s.request("tools/list")).res.status).toBe(200);
   });
 
   it("downstream/legacy-version-header-absent-2025-03-26", async () => {

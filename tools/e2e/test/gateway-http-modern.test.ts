@@ -106,12 +106,15 @@ describe("gateway over HTTP: 2026-07-28 clients", () => {
   });
 
   it("downstream/modern-header-mismatch-32020", async () => {
-    const { url } = await httpGateway([
+    const { url, scripted } = await httpGateway([
       {
         name: "a",
         versions: ["2025-06-18"],
         tools: [echo, { name: "héllo wörld", inputSchema: { type: "object" } }],
         resources: [{ uri: "file:///a b.txt", name: "ab" }],
+        // mcpx forwards an upstream's URI as given; this one has a space so that Mcp-Name needs the sentinel.
+        expectInvalidFrames:
+          "the upstream's own URI with a space is not RFC 3986; mcpx reads it back as given",
       },
     ]);
     const expect32020 = async (res: Response, header: string) => {
@@ -147,6 +150,9 @@ describe("gateway over HTTP: 2026-07-28 clients", () => {
       "Mcp-Name",
     );
     await expect32020(await post(url, call, mirrored("tools/call", "=?base64?not base64!?=")), "Mcp-Name");
+    expect(scripted.a?.failures).toEqual([
+      'resources/read (2025-06-18): params.uri: must match format "uri" (2025-06-18 ReadResourceRequest)',
+    ]);
   });
 
   it("downstream/modern-param-header-checked", async () => {

@@ -286,3 +286,100 @@ describe("gateway over stdio", () => {
     expect(c.received.some((m) => !("method" in m) && m.id === "call-1")).toBe(false);
   });
 });
+
+/** A tool whose schemas use JSON Schema 2020-12's keywords (the official suite's json-schema-2020-12-preservation). */
+const schema2020Tool = {
+  name: "plan",
+  description: "JSON Schema 2020-12 keywords, to be passed on byte for byte",
+  inputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "https://example.com/schemas/plan.json",
+    $comment: "kept as written, in this order",
+    type: "object",
+    $defs: {
+      stop: {
+        $anchor: "stop",
+        type: "object",
+        properties: { city: { type: "string" } },
+        required: ["city"],
+        unevaluatedProperties: false,
+      },
+      node: {
+        $dynamicAnchor: "node",
+        type: "object",
+        properties: { children: { type: "array", items: { $dynamicRef: "#node" } } },
+      },
+    },
+    properties: {
+      route: {
+        type: "array",
+        prefixItems: [{ $ref: "#stop" }, { $ref: "#/$defs/stop" }],
+        items: { $ref: "#/$defs/stop" },
+        contains: { $ref: "#stop" },
+        minContains: 1,
+        unevaluatedItems: false,
+      },
+      payment: {
+        type: "object",
+        properties: { card: { type: "string" } },
+        dependentSchemas: {
+          card: { properties: { expiry: { type: "string", pattern: "^\\d{2}/\\d{2}$" } } },
+        },
+        dependentRequired: { card: ["holder"] },
+      },
+      tree: { $ref: "#/$defs/node" },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
+      mode: { if: { const: "fast" }, then: { maxLength: 4 }, else: { minLength: 1 } },
+      tags: {
+        type: "object",
+        patternProperties: { "^x-": { type: "string" } },
+        propertyNames: { pattern: "^[a-z-]+$" },
+      },
+    },
+    required: ["route"],
+    unevaluatedProperties: false,
+  },
+  outputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    $defs: { leg: { type: "object", properties: { km: { type: "number", exclusiveMinimum: 0 } } } },
+    properties: {
+      legs: { type: "array", prefixItems: [{ $ref: "#/$defs/leg" }], items: false },
+      total: { type: ["number", "null"] },
+    },
+    unevaluatedProperties: false,
+  },
+};
+
+describe("JSON Schema 2020-12 through the gateway", () => {
+  // A tool's schemas reach mcpx's clients as the upstream wrote them, whatever its revision: the list
+  // screening checks each tool against the revision's Tool definition but neither strips nor
+  // dereferences anything, and the gateway renames only the tool.
+  requirement(
+    [
+      "2024-11-05/results/json-schema-2020-12-preserved",
+      "2025-03-26/results/json-schema-2020-12-preserved",
+      "2025-06-18/results/json-schema-2020-12-preserved",
+      "2025-11-25/results/json-schema-2020-12-preserved",
+      "2026-07-28/results/json-schema-2020-12-preserved",
+    ],
+    async (rev) => {
+      const { gateway, scripted, host } = await scriptedGateway([
+        { name: "up", versions: [rev], tools: [schema2020Tool] },
+      ]);
+      const expected = JSON.stringify({ ...schema2020Tool, name: "up__plan" });
+      // a legacy client and a modern one, each over mcpx stdio
+      const { c: legacy } = await legacyClient(gateway, "2025-11-25");
+      const listed = (await legacy.request("tools/list")).result as { tools: unknown[] };
+      expect(listed.tools.map((t) => JSON.stringify(t))).toEqual([expected]);
+      const modern = stdioClient(gateway);
+      const modernList = (await modern.request("tools/list", { _meta: modernMeta })).result as {
+        tools: unknown[];
+      };
+      expect(modernList.tools.map((t) => JSON.stringify(t))).toEqual([expected]);
+      // nothing was left out on the way
+      expect(host.events.filter((e) => e.type === "server.warning")).toEqual([]);
+      expect(scripted.up?.failures).toEqual([]);
+    },
+  );
+});

@@ -1,6 +1,15 @@
 import { defaultHandler, type Handler } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
-import { httpCase, label, posts, RESOURCES, requestsAfter, requirement, TOOLS } from "../src/index.js";
+import {
+  httpCase,
+  label,
+  posts,
+  RESOURCES,
+  requestsAfter,
+  requirement,
+  sseCase,
+  TOOLS,
+} from "../src/index.js";
 
 /** Connects pinned to `rev`, exercises the connection (POSTs, the GET stream), and closes it (DELETE). */
 async function exercise(versions: string[], pin: string) {
@@ -70,6 +79,34 @@ describe("headers (legacy Streamable HTTP)", () => {
     );
     for (const r of c.script.requests) expect(r.headers, label(r)).not.toHaveProperty("mcp-protocol-version");
     expect(c.server.failures).toEqual([]);
+  });
+
+  requirement(["2024-11-05/headers/none-before-2025-06-18"], async () => {
+    // 2024-11-05 reached over Streamable HTTP (no GET stream in that revision) …
+    const c = await httpCase({ versions: ["2024-11-05"], tools: TOOLS, resources: RESOURCES });
+    const client = await c.connect({ revision: "2024-11-05" });
+    expect(client.negotiated.version).toBe("2024-11-05");
+    await client.listTools();
+    await client.callTool("echo", { text: "hi" });
+    await client.readResource("file:///a.txt");
+    await client.ping();
+    await client.close();
+    expect(c.script.requests.map(label)).toEqual(
+      expect.arrayContaining(["POST initialize", "POST tools/list", "POST tools/call", "POST ping"]),
+    );
+    for (const r of c.script.requests) expect(r.headers, label(r)).not.toHaveProperty("mcp-protocol-version");
+    expect(c.server.failures).toEqual([]);
+    // … and over its own HTTP+SSE: the stream's GET and every POST to the endpoint
+    const s = await sseCase({ versions: ["2024-11-05"], tools: TOOLS });
+    const overSse = await s.connect();
+    await overSse.listTools();
+    await overSse.callTool("echo", { text: "hi" });
+    await overSse.close();
+    expect(s.script.requests.map((r) => r.httpMethod)).toEqual(expect.arrayContaining(["GET", "POST"]));
+    expect(s.script.requests.filter((r) => r.httpMethod === "POST").length).toBeGreaterThanOrEqual(3);
+    for (const r of s.script.requests)
+      expect(r.headers, r.httpMethod).not.toHaveProperty("mcp-protocol-version");
+    expect(s.server.failures).toEqual([]);
   });
 });
 

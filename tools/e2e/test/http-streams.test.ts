@@ -1,7 +1,17 @@
 import { ConnectionClosedError, type ElicitationHandler, RequestTimeoutError } from "@mcpx/core";
-import { type Frame, formatEvent, NO_ANSWER } from "@mcpx/testkit";
-import { describe, expect, it } from "vitest";
-import { delay, handlers, httpCase, posts, requirement, settings, TOOLS } from "../src/index.js";
+import { defaultHandler, type Frame, formatEvent, type Handler, NO_ANSWER } from "@mcpx/testkit";
+import { describe, expect, it, vi } from "vitest";
+import {
+  afterThisTest,
+  delay,
+  handlers,
+  httpCase,
+  label,
+  posts,
+  requirement,
+  settings,
+  TOOLS,
+} from "../src/index.js";
 
 const isGet = (r: { httpMethod: string }) => r.httpMethod === "GET";
 
@@ -263,6 +273,128 @@ describe("resumption (2025-11-25)", () => {
     expect(gets[1]?.headers["last-event-id"]).toBe(lastSeen);
     expect(gets[1]?.headers["mcp-session-id"]).toBe(c.script.sessionId);
     expect(gets[1]!.at - gets[0]!.at).toBeGreaterThanOrEqual(25);
+    expect(c.server.failures).toEqual([]);
+  });
+});
+
+/** tools/call that says something on its stream first (an event with an id to resume from), then answers. */
+const saysThenAnswers: Handler = (req, ctx) => {
+  ctx.push({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } });
+  return defaultHandler("tools/call")(req, ctx);
+};
+
+/**
+ * Every wait the process asks setTimeout for, with when it fired: a test reads from it that the
+ * delay was asked for and that what follows it came after it, with no clock assertion.
+ */
+function timersAsked(): { ms: number | undefined; firedAt?: number }[] {
+  const asked: { ms: number | undefined; firedAt?: number }[] = [];
+  const real = globalThis.setTimeout;
+  const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+    fn: (...args: unknown[]) => void,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
+    const entry: { ms: number | undefined; firedAt?: number } = { ms };
+    asked.push(entry);
+    return real(
+      (...a: unknown[]) => {
+        entry.firedAt = Date.now();
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
+  }) as unknown as typeof setTimeout);
+  afterThisTest(async () => spy.mockRestore());
+  return asked;
+}
+
+describe("resumption (every revision whose text allows it)", () => {
+  // 2025-03-26 and 2025-06-18 (basic/transports "Resumability and Redelivery"): "If the client wishes
+  // to resume after a broken connection, it SHOULD issue an HTTP GET … [with] Last-Event-ID". The
+  // official suite's sse-retry scenario negotiates 2025-03-26 and closes the stream early.
+  requirement(["2025-03-26/resumption/resume", "2025-06-18/resumption/resume"], async (rev) => {
+    const c = await httpCase(
+      { versions: [rev], tools: TOOLS, handlers: { "tools/call": saysThenAnswers } },
+      { answer: "sse", retry: 37 },
+    );
+    const asked = timersAsked();
+    const client = await c.connect({
+      revision: rev,
+      settings: settings({ sseReconnectAttempts: 2, sseReconnectDelay: 4321 }),
+    });
+    const said: unknown[] = [];
+    client.onNotification("notifications/message", (p) => said.push(p.data));
+    // cut after the first event (the log line): the response is written only to the stream's log
+    c.script.cutNext((r) => r.frames[0]?.method === "tools/call", { afterEvents: 1 });
+    expect(await client.callTool("echo", { text: "again" })).toEqual({
+      content: [{ type: "text", text: '{"text":"again"}' }],
+    });
+    expect(said).toEqual(["working"]);
+    const call = posts(c.script, "tools/call")[0]!;
+    const resumed = c.script.requests.filter((r) => r.headers["last-event-id"] !== undefined);
+    expect(resumed.map(label)).toEqual(["GET"]);
+    expect(resumed[0]?.headers["last-event-id"]).toBe(call.stream?.events[0]?.id);
+    expect(resumed[0]?.headers["mcp-session-id"]).toBe(c.script.sessionId);
+    expect(resumed[0]?.stream).toBe(call.stream);
+    // the server's retry (37 ms) was waited, not sseReconnectDelay, and the GET came after it
+    const waited = asked.filter((t) => t.ms === 37 || t.ms === 4321);
+    expect(waited.map((t) => t.ms)).toEqual([37]);
+    expect(resumed[0]!.at).toBeGreaterThanOrEqual(waited[0]!.firedAt!);
+    expect(c.server.failures).toEqual([]);
+  });
+
+  it("streamable-http/no-resumption-where-the-revision-has-none", async () => {
+    // 2024-11-05 reached over Streamable HTTP has no resumption: its text has no Streamable HTTP at
+    // all. The request fails at once, and nothing is resumed.
+    const c = await httpCase(
+      { versions: ["2024-11-05"], tools: TOOLS, handlers: { "tools/call": saysThenAnswers } },
+      { answer: "sse", retry: 20 },
+    );
+    const client = await c.connect({
+      revision: "2024-11-05",
+      settings: settings({ requestTimeout: 10_000 }),
+    });
+    c.script.cutNext((r) => r.frames[0]?.method === "tools/call", { afterEvents: 1 });
+    const err = await client.callTool("echo", {}).catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionClosedError);
+    expect(err.message).toMatch(/closed before the response$/);
+    expect(c.script.requests.filter((r) => r.httpMethod === "GET")).toEqual([]);
+    expect(c.server.failures).toEqual([]);
+  });
+
+  it("streamable-http/waits-sse-reconnect-delay-without-retry", async () => {
+    // No retry field from the server: the wait is upstream.sseReconnectDelay (transports.mdx leaves
+    // the interval to the client; SSE's own default would be the user agent's).
+    const c = await httpCase(
+      { versions: ["2025-06-18"], tools: TOOLS, handlers: { "tools/call": saysThenAnswers } },
+      { answer: "sse" },
+    );
+    const asked = timersAsked();
+    const client = await c.connect({
+      revision: "2025-06-18",
+      settings: settings({ sseReconnectAttempts: 2, sseReconnectDelay: 321 }),
+    });
+    await c.script.getStreamConnected();
+    c.script.cutNext((r) => r.frames[0]?.method === "tools/call", { afterEvents: 1 });
+    expect(await client.callTool("echo", { text: "late" })).toEqual({
+      content: [{ type: "text", text: '{"text":"late"}' }],
+    });
+    // initialize, initialized, the standalone GET, the call, and one resumption GET: nothing more
+    expect(c.script.requests.map((r) => [label(r), r.headers["last-event-id"] !== undefined])).toEqual([
+      ["POST initialize", false],
+      ["POST notifications/initialized", false],
+      ["GET", false],
+      ["POST tools/call", false],
+      ["GET", true],
+    ]);
+    // the delay asked for is sseReconnectDelay, once, and the GET came after it fired
+    const waits = asked.filter((t) => t.ms === 321);
+    expect(waits).toHaveLength(1);
+    const resumed = c.script.requests.at(-1)!;
+    expect(waits[0]?.firedAt).toBeDefined();
+    expect(resumed.at).toBeGreaterThanOrEqual(waits[0]!.firedAt!);
     expect(c.server.failures).toEqual([]);
   });
 });

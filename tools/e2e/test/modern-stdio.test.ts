@@ -1,12 +1,15 @@
 import {
   type ElicitationHandler,
+  type HandshakeContext,
   InvalidResultError,
   MetaKey,
   type PluginHost,
   RequestTimeoutError,
   ResourceNotFoundError,
+  type Revision,
   UnsupportedProtocolVersionError,
 } from "@mcpx/core";
+import { discoverHandshake } from "@mcpx/revision-2026-07-28";
 import { defaultHandler, NO_ANSWER } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import { futureRevision, handlers, metaOf, RESOURCES, settings, stdioCase, TOOLS } from "../src/index.js";
@@ -261,11 +264,12 @@ describe("2026-07-28 over stdio", () => {
     const c = await stdioCase({
       versions: M,
       handlers: {
-        "resources/read": () => ({ error: { code: -32002, message: "gone", data: { uri: "x" } } }),
+        "resources/read": () => ({ error: { code: -32002, message: "gone", data: { uri: "file:///gone" } } }),
       },
     });
     const client = await c.connect();
-    const err = await client.readResource("x").catch((e) => e);
+    // A URI the schema accepts ("format": "uri"): the strict check fails a test on a bare "x".
+    const err = await client.readResource("file:///gone").catch((e) => e);
     expect(err).toBeInstanceOf(ResourceNotFoundError);
     expect(err.wireCode).toBe(-32002);
   });
@@ -395,6 +399,49 @@ describe("2026-07-28 version retry", () => {
       // a modern error: never a fall back to initialize
       expect(c.server.frames("initialize")).toEqual([]);
     }
+  });
+
+  it("lifecycle/version-retry-picks-the-first-untried-supported-version", async () => {
+    // mcpx speaks three modern versions (two through plugins); the server refuses each version the
+    // first time it sees it, always listing 2026-07-28 then 2098-01-01. Every retry takes the first
+    // listed version not yet tried, and only when none is left one already tried, once more.
+    const older: Revision = Object.freeze({
+      ...futureRevision,
+      version: "2098-01-01",
+      handshake: (ctx: HandshakeContext) => discoverHandshake(older, ctx),
+    });
+    const refused = new Set<unknown>();
+    const c = await stdioCase({ versions: M });
+    c.server.on("server/discover", (req, ctx) => {
+      const version = metaOf(req)[MetaKey.protocolVersion];
+      if (!refused.has(version)) {
+        refused.add(version);
+        return {
+          error: {
+            code: -32022,
+            message: `not now: ${String(version)}`,
+            data: { supported: ["2026-07-28", "2098-01-01"], requested: version },
+          },
+        };
+      }
+      return defaultHandler("server/discover")(req, ctx);
+    });
+    for (const r of [futureRevision, older]) {
+      await c.host.use({
+        name: `revision-${r.version}`,
+        apiVersion: 1,
+        apply: (h: PluginHost) => h.registerRevision(r),
+      });
+    }
+    const client = await c.connect();
+    expect(c.server.frames("server/discover").map((f) => metaOf(f)[MetaKey.protocolVersion])).toEqual([
+      "2099-01-01",
+      "2026-07-28",
+      "2098-01-01",
+      "2026-07-28",
+    ]);
+    expect(client.negotiated.version).toBe("2026-07-28");
+    expect(c.server.frames("initialize")).toEqual([]);
   });
 
   it("version-retry/legacy-listed-means-initialize", async () => {

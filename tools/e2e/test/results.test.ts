@@ -101,12 +101,16 @@ describe("results and errors (legacy, stdio)", () => {
         versions: [rev],
         resources: RESOURCES,
         handlers: { "resources/read": () => ({ error: { code: -32602, message: "uri must be absolute" } }) },
+        expectInvalidFrames: "the caller's relative URI is what the server refuses with -32602",
       });
       const client = await c.connect({ revision: rev });
       const err = await client.readResource("a.txt").catch((e) => e);
       expect(err).toBeInstanceOf(InvalidParamsError);
       expect(err).not.toBeInstanceOf(ResourceNotFoundError);
       expect(err.message).toBe("uri must be absolute");
+      expect(c.server.failures).toEqual([
+        `resources/read (${rev}): params.uri: must match format "uri" (${rev} ReadResourceRequest)`,
+      ]);
     },
   );
 });

@@ -114,6 +114,46 @@ describe("2026-07-28 subscriptions/listen over stdio", () => {
     });
   });
 
+  it("subscriptions/ack-compared-uri-by-uri", async () => {
+    // The server honours every URI asked but file:///b.txt: each acknowledgement is compared URI by
+    // URI, and the warning names the one declined, never the ones accepted beside it.
+    const c = await stdioCase({
+      versions: M,
+      capabilities: { resources: { subscribe: true, listChanged: true } },
+      honour: (f) => ({
+        resourcesListChanged: f.resourcesListChanged,
+        resourceSubscriptions: ((f.resourceSubscriptions as string[] | undefined) ?? []).filter(
+          (u) => u !== "file:///b.txt",
+        ),
+      }),
+    });
+    const client = await c.connect();
+    await until(() => c.server.listens.length === 1);
+    const warned = () =>
+      c.host.events.filter((e) => e.type === "server.warning").map((e) => String(e.message));
+    // one URI at a time, each acknowledgement read before the next replaces the stream
+    await client.subscribeResource("file:///a.txt");
+    await until(() => c.server.listens.length === 2);
+    await client.subscribeResource("file:///b.txt");
+    await until(() => warned().length === 1);
+    await client.subscribeResource("file:///c.txt");
+    await until(() => warned().length === 2);
+    expect(c.server.listens.map((l) => l.filter.resourceSubscriptions)).toEqual([
+      undefined,
+      ["file:///a.txt"],
+      ["file:///a.txt", "file:///b.txt"],
+      ["file:///a.txt", "file:///b.txt", "file:///c.txt"],
+    ]);
+    expect(c.server.listens.at(-1)?.acked.resourceSubscriptions).toEqual(["file:///a.txt", "file:///c.txt"]);
+    await new Promise((r) => setTimeout(r, 50));
+    // a alone: nothing declined; then b, each time, and never a or c beside it
+    expect(warned()).toEqual([
+      "subscriptions/listen: the server declined resourceSubscriptions file:///b.txt",
+      "subscriptions/listen: the server declined resourceSubscriptions file:///b.txt",
+    ]);
+    expect(c.server.failures).toEqual([]);
+  });
+
   it("2026-07-28/subscriptions/reopen", async () => {
     const c = await stdioCase({ versions: M, capabilities: { tools: { listChanged: true } } });
     await c.connect({ settings: settings({ listenReopenDelay: 300 }) });

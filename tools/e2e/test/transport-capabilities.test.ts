@@ -4,7 +4,6 @@
  * declares nothing gets the conservative behaviour (that of stdio), never HTTP's.
  */
 import {
-  createHost,
   DEFAULT_UPSTREAM_SETTINGS,
   NO_TRANSPORT_CAPABILITIES,
   silentLogger,
@@ -12,6 +11,7 @@ import {
   transportCapabilities,
 } from "@mcpx/core";
 import { builtinPlugins } from "@mcpx/daemon";
+import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 
 const ctx = {

@@ -71,11 +71,18 @@ export async function packRelease({ log = console.log } = {}) {
   return release;
 }
 
-/** Every npm package the app's bundle imports must be one of its dependencies. */
+/** Every npm package the app's bundle imports must be one of its dependencies; the console is there. */
 function bundleProblems(dir, files, manifest) {
   const deps = new Set(Object.keys(manifest.dependencies ?? {}));
   const problems = [];
-  for (const file of files.filter((f) => f.startsWith("dist/") && f.endsWith(".js"))) {
+  // The web console is served from beside the bundle (apps/daemon/src/console-dir.ts).
+  if (!files.includes("dist/console/index.html"))
+    problems.push("dist/console/index.html (the web console) is not in the tarball");
+  // dist/console/ is the browser's code, bundled by Vite: it imports nothing from npm at run time.
+  const node = files.filter(
+    (f) => f.startsWith("dist/") && !f.startsWith("dist/console/") && f.endsWith(".js"),
+  );
+  for (const file of node) {
     for (const pkg of importedPackages(readFileSync(path.join(dir, file), "utf8"))) {
       if (pkg.startsWith("@mcpx/")) problems.push(`${file} imports ${pkg}, which should have been bundled`);
       else if (!deps.has(pkg)) problems.push(`${file} imports ${pkg}, which is not in its dependencies`);

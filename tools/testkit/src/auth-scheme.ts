@@ -2,13 +2,8 @@
  * Checking an auth scheme the way applyAuth will: its options against its optionsSchema (errors as
  * `<root>.<key>: <rule>`), and what apply() refuses. Shared by the auth plugins' tests.
  */
-import {
-  type AuthScheme,
-  type AuthTarget,
-  ConfigError,
-  describeSchemaErrors,
-  type JSONObject,
-} from "@mcpx/core";
+import { type AuthScheme, type AuthTarget, ConfigError, type JSONObject } from "@mcpx/core";
+import { describeSchemaErrors } from "@mcpx/host";
 import { Ajv } from "ajv";
 
 export function schemeChecks(scheme: AuthScheme, defaults: { target: AuthTarget; root: string }) {

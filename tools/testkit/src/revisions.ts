@@ -7,7 +7,8 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createHost, type Plugin, type Registry, silentLogger } from "@mcpx/core";
+import { type Plugin, type RegistryView, silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import revision20241105 from "@mcpx/revision-2024-11-05";
 import revision20250326 from "@mcpx/revision-2025-03-26";
 import revision20250618 from "@mcpx/revision-2025-06-18";
@@ -38,7 +39,7 @@ export function schemaFileOf(version: string): string | undefined {
 }
 
 /** Every revision a registry holds, oldest first, each with its schema file where there is one. */
-export function strictRevisions(registry: Pick<Registry, "revisions">): StrictRevision[] {
+export function strictRevisions(registry: Pick<RegistryView, "revisions">): StrictRevision[] {
   return registry
     .revisions()
     .map((r) => ({ version: r.version, schemaFile: schemaFileOf(r.version) }))

@@ -5,7 +5,8 @@
  * so, and validates it as the revision it derives from when told to.
  */
 import { readFileSync } from "node:fs";
-import { createHost, type Plugin, silentLogger } from "@mcpx/core";
+import { type Plugin, silentLogger } from "@mcpx/core";
+import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 import { checkClientFrames, INSTALLED, REVISIONS, strictRevisions, validatorFor } from "../src/index.js";
 

@@ -10,9 +10,10 @@
 import * as path from "node:path";
 import { checkAuth } from "@mcpx/client";
 import { loadConfig, type McpxConfig, pinProblems, type ServerConfig } from "@mcpx/config";
-import { AuthError, ConfigError, createHost, createLogger, type Host, PluginError, redact } from "@mcpx/core";
+import { AuthError, ConfigError, PluginError } from "@mcpx/core";
 import { applyPlugins, loadRuntime } from "@mcpx/daemon";
 import { toolFilter } from "@mcpx/gateway";
+import { createHost, createLogger, type Host, redact } from "@mcpx/host";
 import { EXIT_UNREACHABLE } from "../errors.js";
 import type { MainIO } from "../io.js";
 import { publicUrl } from "./config-output.js";

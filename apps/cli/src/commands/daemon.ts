@@ -20,7 +20,8 @@ export async function serveCommand(opts: ServeCommandOptions, io: MainIO): Promi
     ...(opts.port !== undefined ? { port: Number(opts.port) } : {}),
     ...(opts.stateDir ? { stateDir: path.resolve(io.cwd ?? process.cwd(), opts.stateDir) } : {}),
   });
-  io.stdout(`mcpx listening at ${serving.url}\n`);
+  const web = serving.consoleUrl ? ` (console: ${serving.consoleUrl})` : "";
+  io.stdout(`mcpx listening at ${serving.url}${web}\n`);
   await untilSignal();
   await serving.stop();
   return 0;

@@ -4,8 +4,9 @@
  * tools.exclude applied, the gateway's own filter), or why it is unreachable. `-s` narrows to one
  * server (and connects only it), `--filter <glob>` to the names that match.
  */
-import { type JSONObject, redact } from "@mcpx/core";
+import type { JSONObject } from "@mcpx/core";
 import { toolFilter } from "@mcpx/gateway";
+import { redact } from "@mcpx/host";
 import { UnreachableError } from "../errors.js";
 import type { MainIO } from "../io.js";
 import { checkServer } from "../lookup.js";

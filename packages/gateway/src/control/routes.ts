@@ -54,7 +54,7 @@ export function builtinRoutes(gateway: Gateway, info: DaemonInfo): ControlRoute[
       path: "status",
       handle: () => ({
         ...info,
-        upstreams: gateway.pool.states(),
+        upstreams: gateway.pool.states().map((s) => ({ ...s, ...eraOf(gateway, s.name) })),
         peers: gateway.peers.length,
       }),
     },
@@ -153,6 +153,16 @@ export function builtinRoutes(gateway: Gateway, info: DaemonInfo): ControlRoute[
       },
     },
   ];
+}
+
+/** A connected upstream's era (legacy or modern), from the revision it negotiated: the console shows it. */
+function eraOf(gateway: Gateway, name: string): { era?: string } {
+  try {
+    const era = gateway.pool.client(name)?.revision.era;
+    return era ? { era } : {};
+  } catch {
+    return {}; // not connected: no revision yet
+  }
 }
 
 /** Past events after `since`, then live ones, until the caller goes away. */

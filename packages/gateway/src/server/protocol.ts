@@ -19,15 +19,14 @@ import {
   LOGGING_LEVELS,
   type LoggingLevel,
   MethodNotFoundError,
-  type Redactor,
-  type Registry,
+  type RegistryView,
   type Revision,
-  redactValue,
   requestOf,
   resultResponse,
   type ServerCapabilities,
   withoutKeys,
 } from "@mcpx/core";
+import { type Redactor, redactValue } from "@mcpx/host";
 import type { Dispatcher } from "../dispatcher.js";
 import type { CallContext } from "./peer.js";
 import { ServedRevisions } from "./served.js";
@@ -55,7 +54,7 @@ export class ServerProtocol {
   readonly served: ServedRevisions;
 
   /** @param redact takes the config's secrets out of every error a client is sent (the pool's redact). */
-  constructor(dispatcher: Dispatcher, identity: ServerIdentity, registry: Registry, redact?: Redactor) {
+  constructor(dispatcher: Dispatcher, identity: ServerIdentity, registry: RegistryView, redact?: Redactor) {
     this.#dispatcher = dispatcher;
     this.#identity = identity;
     this.#redact = redact;

@@ -12,7 +12,7 @@ import {
   type HeaderReader,
   httpSseRevisions,
   type JSONRPCRequest,
-  type Registry,
+  type RegistryView,
   type Revision,
   type ServeContext,
 } from "@mcpx/core";
@@ -20,7 +20,7 @@ import {
 const NO_HEADERS: HeaderReader = () => undefined;
 
 export class ServedRevisions {
-  readonly #registry: Registry;
+  readonly #registry: RegistryView;
   #all: readonly Revision[] | undefined;
   #versions: readonly string[] = [];
   /** The newest revision of each era, in ERAS order: the ones asked whether a request opens a client. */
@@ -28,7 +28,7 @@ export class ServedRevisions {
   #sse: readonly Revision[] = [];
   readonly #foreign = new Map<Revision, ForeignKeys>();
 
-  constructor(registry: Registry) {
+  constructor(registry: RegistryView) {
     this.#registry = registry;
   }
 

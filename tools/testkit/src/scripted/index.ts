@@ -28,3 +28,12 @@ export { type SseRecord, type SseScript, type SseScriptOptions, sseScript } from
 export { formatEvent, type LoggedEvent, SseStream } from "./sse-writer.js";
 export { type StdioScript, stdioScript } from "./stdio-front.js";
 export { strictValidate } from "./strict.js";
+export {
+  assertNoInvalidFrames,
+  assertNoStaleOptOuts,
+  type CheckedServer,
+  InvalidFramesError,
+  invalidFramesReport,
+  registerServer,
+  staleOptOutsReport,
+} from "./strict-check.js";

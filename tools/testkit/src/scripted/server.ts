@@ -8,6 +8,7 @@ import { defaultHandler } from "./default-handlers.js";
 import { MODERN, type RequestLike, revisionOfFrame } from "./frame-revision.js";
 import type { Listen } from "./listen.js";
 import { strictValidate } from "./strict.js";
+import { type CheckedServer, registerServer } from "./strict-check.js";
 
 export type JSONObject = Record<string, unknown>;
 export type Id = string | number;
@@ -77,14 +78,26 @@ export interface ScriptedServerOptions {
   honour?: (filter: JSONObject) => JSONObject;
   /** Checks every received frame (strictly, by default); failures are collected in `failures`. */
   validate?: Validate | false;
+  /**
+   * Why this test sends this server invalid frames on purpose. Without it, the after-each strict
+   * check (strict-check.ts) fails the test on any failure this server collects; with it, the test
+   * asserts `failures` itself, and a server that saw no invalid frame at all is reported as stale.
+   */
+  expectInvalidFrames?: string;
+  /** How the strict check names this server (default: its serverInfo name, versions and number). */
+  label?: string;
 }
 
-export class ScriptedServer {
+export class ScriptedServer implements CheckedServer {
   readonly options: ScriptedServerOptions;
+  /** How failure reports name this server; a harness may set the name its test knows it by. */
+  label: string;
   readonly #validate: Validate | undefined;
   readonly received: Received[] = [];
   /** Strict-validation failures, each naming the frame. Tests assert this stays empty. */
   readonly failures: string[] = [];
+  /** The frame behind each validation failure, by index in `failures`. */
+  readonly #failedFrames = new Map<number, Frame>();
   /** The version initialize settled (legacy), for checking the frames after it. */
   negotiated: string | undefined;
   readonly handlers: Map<string, Handler>;
@@ -101,6 +114,21 @@ export class ScriptedServer {
     this.options = options;
     this.#validate = options.validate === false ? undefined : (options.validate ?? strictValidate);
     this.handlers = new Map(Object.entries(options.handlers ?? {}));
+    if (options.expectInvalidFrames !== undefined && options.expectInvalidFrames.trim() === "") {
+      throw new Error("ScriptedServer: expectInvalidFrames must say why the test sends invalid frames");
+    }
+    const n = registerServer(this);
+    this.label =
+      options.label ??
+      `scripted server #${n} "${options.serverInfo?.name ?? "scripted"}" (${options.versions.join(", ")})`;
+  }
+
+  get invalidFramesExpected(): string | undefined {
+    return this.options.expectInvalidFrames;
+  }
+
+  frameOfFailure(index: number): Frame | undefined {
+    return this.#failedFrames.get(index);
   }
 
   get modern(): boolean {
@@ -174,6 +202,7 @@ export class ScriptedServer {
           ? this.#serverRequests.get(frame.id)?.method
           : undefined;
       for (const problem of this.#validate(revision, frame, forMethod)) {
+        this.#failedFrames.set(this.failures.length, frame);
         this.failures.push(`${frame.method ?? `response to ${forMethod ?? "?"}`} (${revision}): ${problem}`);
       }
     }

@@ -127,8 +127,8 @@ export class LegacyHttp {
     const openStream = (): ReplayStream => {
       if (!stream) {
         stream = session.openStream(this.#opts.replayEvents, this.#opts.retainStreams);
-        // Primed (an id and an empty event, with retry) where the revision resumes streams (SEP-1699).
-        stream.attach(res, { prime: revision.features.resumption });
+        // Primed (an id and an empty event, with retry) where the revision has it (SEP-1699).
+        stream.attach(res, { prime: revision.features.primedStreams === true });
       }
       return stream;
     };
@@ -197,7 +197,7 @@ export class LegacyHttp {
       stream = new ReplayStream(GET_STREAM, this.#opts.replayEvents);
       session.streams.set(GET_STREAM, stream);
     }
-    stream.attach(res, { prime: revision.features.resumption, keepAliveMs });
+    stream.attach(res, { prime: revision.features.primedStreams === true, keepAliveMs });
   }
 
   /** DELETE: the session ends; later requests with its id get 404. */
@@ -208,31 +208,27 @@ export class LegacyHttp {
   }
 
   /**
-   * MCP-Protocol-Version after initialize: a version mcpx serves, and the session's. Without the
-   * header the request is taken for 2025-03-26 (the spec's default), which suits only sessions of a
-   * revision from before the header (`features.versionHeader` false); from the header on, the
-   * client must send it. Returns the session's revision.
+   * MCP-Protocol-Version after initialize, as basic/transports "Protocol Version Header" says it
+   * (2025-06-18, 2025-11-25): a server that receives none "and has no other way to identify the
+   * version — for example, by relying on the protocol version negotiated during initialization"
+   * assumes 2025-03-26; mcpx has that other way, the session's, so a request without the header is
+   * of the session's version. A server refuses with 400 only "an invalid or unsupported" value:
+   * one naming no initialize-era version mcpx serves (a session is of that era). Another supported
+   * version than the session's is accepted (the official suite's server-sse-multiple-streams sends
+   * 2025-03-26 on a 2025-11-25 session), and the session's revision answers it: the header names
+   * no new negotiation. Returns the session's revision.
    */
   checkVersion(req: IncomingMessage, session: LegacySession): Revision {
     const revision = session.revision;
     // A streamable session has its revision from the initialize that opened it.
     if (!revision) throw badRequest("the session has not been initialized");
     const header = headerReader(req.headers)("mcp-protocol-version");
-    if (header === undefined) {
-      if (!revision.features.versionHeader) return revision;
-      throw badRequest(
-        `the MCP-Protocol-Version header is required (this session negotiated ${revision.version})`,
-      );
-    }
+    if (header === undefined) return revision;
     const served = this.#gateway.protocol.served;
-    if (!served.get(header)) {
+    if (served.get(header)?.features.initialize !== true) {
+      const sessions = served.all.filter((r) => r.features.initialize).map((r) => r.version);
       throw badRequest(
-        `unsupported MCP-Protocol-Version ${JSON.stringify(header)} (mcpx serves ${served.versions.join(", ")})`,
-      );
-    }
-    if (header !== revision.version) {
-      throw badRequest(
-        `MCP-Protocol-Version ${header} is not the version this session negotiated (${revision.version})`,
+        `unsupported MCP-Protocol-Version ${JSON.stringify(header)} (a session of mcpx speaks ${sessions.join(", ")}; this one negotiated ${revision.version})`,
       );
     }
     return revision;

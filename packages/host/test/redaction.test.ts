@@ -1,14 +1,6 @@
+import { HttpStatusError, McpError } from "@mcpx/core";
 import { describe, expect, it } from "vitest";
-import {
-  expandSecrets,
-  HttpStatusError,
-  McpError,
-  redact,
-  redactError,
-  redactorOf,
-  redactValue,
-  secretForms,
-} from "../src/index.js";
+import { expandSecrets, redact, redactError, redactorOf, redactValue, secretForms } from "../src/index.js";
 
 const SECRET = 'p"a\\ss/wörd&=+ x';
 

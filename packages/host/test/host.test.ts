@@ -1,6 +1,5 @@
-import { describe, expect, it } from "vitest";
 import {
-  createHost,
+  type ControlRoute,
   definePlugin,
   type LifecycleEvent,
   PluginError,
@@ -8,7 +7,9 @@ import {
   type Revision,
   silentLogger,
   type TransportFactory,
-} from "../src/index.js";
+} from "@mcpx/core";
+import { describe, expect, it } from "vitest";
+import { createHost } from "../src/index.js";
 
 const fakeRevision = (version: string, era: "legacy" | "modern" = "legacy") =>
   ({ version, era }) as unknown as Revision;
@@ -52,7 +53,7 @@ describe("host", () => {
     );
   });
 
-  it("plugins/options-checked", async () => {
+  it("host/options-checked-before-apply", async () => {
     const host = createHost({ log: silentLogger });
     let seen: unknown;
     const plugin = definePlugin<{ greeting: string; times: number }>({
@@ -71,6 +72,9 @@ describe("host", () => {
     await expect(host.use(plugin, { greting: "hi" })).rejects.toThrow(
       "plugin greeter: invalid options: options.greeting: is required; options.greting: is not a known key",
     );
+    // refused before apply: the plugin never ran, and is not among the applied ones
+    expect(seen).toBeUndefined();
+    expect(host.plugins).toEqual([]);
     await host.use(plugin, { greeting: "hi" });
     expect(seen).toEqual({ greeting: "hi", times: 1 });
   });
@@ -129,5 +133,95 @@ describe("host", () => {
       },
     );
     expect(out).toEqual({ jsonrpc: "2.0", method: "x", touched: true });
+  });
+
+  it("host/plugins-see-a-read-only-registry", async () => {
+    const host = createHost({ log: silentLogger });
+    await host.use(
+      definePlugin({
+        name: "first",
+        apiVersion: 1,
+        apply: (h) => h.registerRevision(fakeRevision("2025-06-18")),
+      }),
+    );
+    let view: PluginHost["registry"] | undefined;
+    let seen: Revision | undefined;
+    await host.use(
+      definePlugin({
+        name: "second",
+        apiVersion: 1,
+        apply(h) {
+          view = h.registry;
+          // what an earlier plugin registered is there to read
+          seen = h.registry.revision("2025-06-18");
+        },
+      }),
+    );
+    expect(seen?.version).toBe("2025-06-18");
+    const registry = view as PluginHost["registry"];
+    expect(registry.revisions().map((r) => r.version)).toEqual(["2025-06-18"]);
+    expect(registry.revisions("modern")).toEqual([]);
+    expect(registry.transport("stdio")).toBeUndefined();
+    expect(registry.authScheme("bearer")).toBeUndefined();
+    // the read methods only, on a frozen object that is not the registry
+    const writes = [
+      "addRevision",
+      "addTransport",
+      "addAuthScheme",
+      "addElicitationHandler",
+      "addSamplingHandler",
+      "addControlRoute",
+    ];
+    for (const name of writes) {
+      expect(name in registry, name).toBe(false);
+      expect(name in host.registry, name).toBe(false);
+    }
+    const cast = registry as unknown as { addRevision(r: Revision, plugin?: string): void };
+    expect(() => cast.addRevision(fakeRevision("2099-01-01"))).toThrow(TypeError);
+    expect(Object.isFrozen(registry)).toBe(true);
+    expect(() => Object.assign(registry, { revision: () => fakeRevision("2099-01-01") })).toThrow(TypeError);
+    // the lists it hands out are copies: adding to one adds nothing
+    const route: ControlRoute = { method: "GET", path: "x", handle: () => ({}) };
+    (registry.controlRoutes() as ControlRoute[]).push(route);
+    expect(registry.controlRoutes()).toEqual([]);
+    expect(registry.revision("2099-01-01")).toBeUndefined();
+    // registering goes through the host, which names the plugin
+    await expect(
+      host.use(
+        definePlugin({
+          name: "third",
+          apiVersion: 1,
+          apply: (h) => h.registerRevision(fakeRevision("2025-06-18")),
+        }),
+      ),
+    ).rejects.toThrow("plugin third: revision 2025-06-18 is already registered by plugin first");
+  });
+
+  it("hooks/built-in-events-are-taps-of-the-typed-hooks", () => {
+    const host = createHost({ log: silentLogger });
+    const events: LifecycleEvent[] = [];
+    host.hooks.lifecycle.tap("test", (e) => events.push(e));
+    // a third party's taps on the typed hooks, beside mcpx's own
+    const seen: unknown[] = [];
+    host.hooks.serverWarning.tap("test", (w) => seen.push(w));
+    host.hooks.eraResolved.tap("test", (upstream, era, cached) => seen.push({ upstream, era, cached }));
+    host.hooks.requestTimedOut.tap("test", (r) => seen.push(r));
+    expect(host.hooks.serverWarning.taps.map((t) => t.name)).toEqual(["test", "mcpx:warning-events"]);
+    expect(host.hooks.eraResolved.taps.map((t) => t.name)).toEqual(["test", "mcpx:era-events"]);
+    expect(host.hooks.requestTimedOut.taps.map((t) => t.name)).toEqual(["test", "mcpx:timeout-events"]);
+
+    const warning = { upstream: "fs", message: "tool x left out", tool: "x" };
+    const era = { revision: "2025-06-18", transport: "stdio", probedAt: "2026-01-01T00:00:00.000Z" };
+    const timedOut = { upstream: "fs", method: "tools/call", afterMs: 250, cancelled: "notify" as const };
+    host.hooks.serverWarning.call(warning);
+    host.hooks.eraResolved.call("fs", era, false);
+    host.hooks.requestTimedOut.call(timedOut);
+    expect(seen).toEqual([warning, { upstream: "fs", era, cached: false }, timedOut]);
+    // each call of a typed hook is its one event, with what the tap saw
+    expect(events).toEqual([
+      { type: "server.warning", ...warning },
+      { type: "era.resolved", upstream: "fs", era, cached: false },
+      { type: "request.timedOut", upstream: "fs", method: "tools/call", afterMs: 250 },
+    ]);
   });
 });

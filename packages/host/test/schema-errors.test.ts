@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { describeSchemaErrors, formatKeyPath } from "../src/index.js";
+import { describeSchemaErrors } from "../src/index.js";
 
 const check = (schema: object, data: unknown, verbose = true) => {
   const validate = new Ajv({ allErrors: true, verbose, allowUnionTypes: true }).compile(schema);
@@ -59,10 +59,5 @@ describe("schema errors", () => {
     expect(describeSchemaErrors(validate.errors, 'servers["my api"].auth')).toContain(
       'servers["my api"].auth.token: must be string',
     );
-  });
-
-  it("schema-errors/key-paths", () => {
-    expect(formatKeyPath(["servers", "fs", "args", 0])).toBe("servers.fs.args[0]");
-    expect(formatKeyPath(["servers", "my server", "env", "A_B"])).toBe('servers["my server"].env.A_B');
   });
 });

@@ -1,3 +1,4 @@
+import { formatKeyPath } from "@mcpx/core";
 import type { ErrorObject } from "ajv";
 
 /**
@@ -56,11 +57,6 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   return [...lines];
 }
 
-/** `["servers", "fs", "args", 0]` → `servers.fs.args[0]`, the way describeSchemaErrors names keys. */
-export function formatKeyPath(segments: readonly (string | number)[]): string {
-  return segments.reduce<string>((acc, seg) => joinPath(acc, String(seg)), "");
-}
-
 function describeCombinator(e: ErrorObject, branchErrors: readonly ErrorObject[]): string | undefined {
   const exactly = e.keyword === "oneOf";
   // With verbose, the branches are known: "one of these keys" reads better than "match a schema".
@@ -94,16 +90,14 @@ function orList(items: readonly string[]): string {
 
 function jsonPointerToPath(pointer: string, root = ""): string {
   if (!pointer) return root;
-  return pointer
+  const segments = pointer
     .split("/")
     .slice(1)
-    .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((acc, seg) => joinPath(acc, seg), root);
+    .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return formatKeyPath(segments, root);
 }
 
-function joinPath(base: string, seg: string): string {
-  if (seg === "") return base;
-  if (/^\d+$/.test(seg)) return `${base}[${seg}]`;
-  if (!/^[A-Za-z_$][\w$-]*$/.test(seg)) return `${base}[${JSON.stringify(seg)}]`;
-  return base ? `${base}.${seg}` : seg;
+/** A key under `base` (ajv's params name a missing or extra key apart from the path). */
+function joinPath(base: string, key: string): string {
+  return formatKeyPath([key], base);
 }

@@ -1,10 +1,21 @@
-/** The plugin host: hooks, registry, and `use`, which checks a plugin before applying it. */
+/**
+ * The plugin host: hooks, the registry, and `use`, which checks a plugin before applying it. Plugins
+ * get a PluginHost scoped to their name, whose registry is the read-only view; the mutable Registry
+ * stays here.
+ */
+import {
+  createHooks,
+  type HostHooks,
+  isPlugin,
+  type JSONObject,
+  type Logger,
+  PLUGIN_API_VERSION,
+  PluginError,
+  type PluginHost,
+} from "@mcpx/core";
 import { Ajv } from "ajv";
-import { PluginError } from "./errors.js";
-import { createHooks, type HostHooks } from "./hooks.js";
-import type { JSONObject } from "./jsonrpc.js";
-import { createLogger, type Logger } from "./log.js";
-import { isPlugin, PLUGIN_API_VERSION, type PluginHost } from "./plugin.js";
+import { tapBuiltins } from "./built-ins.js";
+import { createLogger } from "./log.js";
 import { Registry } from "./registry.js";
 import { describeSchemaErrors } from "./schema-errors.js";
 
@@ -18,14 +29,17 @@ export interface Host extends PluginHost {
 export function createHost(options: { log?: Logger } = {}): Host {
   const hooks: HostHooks = createHooks();
   const registry = new Registry();
+  const view = registry.view();
   const log = options.log ?? createLogger();
   const applied: { name: string; version?: string; source?: string }[] = [];
   let ajv: Ajv | undefined;
+  // mcpx's own features on the typed hooks, before any plugin taps them.
+  tapBuiltins(hooks);
 
   const scoped = (pluginName: string): PluginHost => ({
     apiVersion: PLUGIN_API_VERSION,
     hooks,
-    registry,
+    registry: view,
     log: log.child({ plugin: pluginName }),
     registerRevision: (r) => registry.addRevision(r, pluginName),
     registerTransport: (t) => registry.addTransport(t, pluginName),
@@ -34,10 +48,8 @@ export function createHost(options: { log?: Logger } = {}): Host {
     registerSamplingHandler: (h) => registry.addSamplingHandler(h, pluginName),
     registerControlRoute: (r) => registry.addControlRoute(r, pluginName),
     emit: (event) => hooks.lifecycle.call(event),
-    warn: (w) => {
-      hooks.serverWarning.call(w);
-      hooks.lifecycle.call({ type: "server.warning", ...w });
-    },
+    // The `server.warning` event is the serverWarning hook's built-in tap (built-ins.ts).
+    warn: (w) => hooks.serverWarning.call(w),
   });
 
   const host: Host = {

@@ -1,0 +1,12 @@
+export { createHost, type Host } from "./host.js";
+export { createLogger, type LoggerOptions, redact } from "./log.js";
+export {
+  expandSecrets,
+  type Redactor,
+  redactError,
+  redactorOf,
+  redactValue,
+  secretForms,
+} from "./redaction.js";
+export { Registry } from "./registry.js";
+export { describeSchemaErrors } from "./schema-errors.js";
