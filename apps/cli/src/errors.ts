@@ -45,3 +45,12 @@ export class OtherConfigError extends CliError {
   readonly exitCode = EXIT_USAGE;
   readonly code = "other-config";
 }
+
+/**
+ * `mcpx auth login` could not sign in: the redirect's port is busy, nobody came back in time, the
+ * authorization server refused. The message says which.
+ */
+export class LoginError extends CliError {
+  readonly exitCode = EXIT_FAILURE;
+  readonly code = "login";
+}

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { Argument, Command, CommanderError, Option } from "commander";
 import { adHocOptions } from "./adhoc.js";
 import { promptArguments } from "./arguments.js";
+import { type AuthOptions, authLogin, authLogout, authStatus, type LoginOptions } from "./commands/auth.js";
 import { call } from "./commands/call.js";
 import { complete, completionScript, SHELLS, type Shell } from "./commands/completion.js";
 import { configCheck } from "./commands/config-check.js";
@@ -215,6 +216,48 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
     .action((server: string | undefined, opts: Common & { stateDir?: string }) =>
       run(() => eraForget(server, opts, io))(),
     );
+
+  const auth = program
+    .command("auth")
+    .description("sign in to the servers whose auth is OAuth, for the daemon to use");
+  const stateDir = (cmd: Command) =>
+    cmd.option("--state-dir <dir>", "where tokens are kept (default: the config's stateDir)");
+  stateDir(
+    common(
+      auth
+        .command("login")
+        .description("sign in to a server in the browser; the tokens go to the state directory")
+        .argument("<server>", "the server, as the config names it"),
+    ),
+  )
+    .option("--no-browser", "only print the URL to open, do not open a browser")
+    .option("--timeout <seconds>", "how long to wait for the sign-in", "300")
+    .addOption(
+      new Option("--log-level <level>", "log to stderr from this level on").choices([
+        "debug",
+        "info",
+        "warn",
+        "error",
+        "silent",
+      ]),
+    )
+    .action((server: string, opts: LoginOptions) => run(() => authLogin(server, opts, io))());
+  stateDir(
+    common(
+      auth
+        .command("status")
+        .description("what is stored for each OAuth server: issuer, resource, scopes, expiry (never a token)")
+        .argument("[server]", "only this server"),
+    ),
+  ).action((server: string | undefined, opts: AuthOptions) => run(() => authStatus(server, opts, io))());
+  stateDir(
+    common(
+      auth
+        .command("logout")
+        .description("delete a server's stored tokens and client registration")
+        .argument("<server>", "the server"),
+    ),
+  ).action((server: string, opts: AuthOptions) => run(() => authLogout(server, opts, io))());
 
   const elicit = program
     .command("elicit")

@@ -19,6 +19,7 @@ import {
 import type { ServerConfig } from "@mcpx/config";
 import {
   AuthError,
+  AuthorizationRequiredError,
   ConfigError,
   type EraRecord,
   type HostHooks,
@@ -40,6 +41,11 @@ export interface UpstreamState {
   revision?: string;
   transport?: string;
   error?: string;
+  /**
+   * The last attempt failed for want of a user's login (AuthorizationRequiredError): `mcpx auth
+   * login <name>` mends it, and the next attempt finds the tokens it stored.
+   */
+  needsLogin?: boolean;
   /** Connection attempts since the last success. */
   attempts: number;
   connectedAt?: string;
@@ -241,6 +247,7 @@ export class Pool {
           connectedAt: new Date().toISOString(),
         });
         delete slot.state.error;
+        delete slot.state.needsLogin;
         client.onClose((err) => this.#dropped(slot, client, err));
         this.#tell(name, client);
       },
@@ -250,6 +257,8 @@ export class Pool {
         const message = this.#redact(err.message);
         slot.state.status = "failed";
         slot.state.error = message;
+        if (needsLogin(err)) slot.state.needsLogin = true;
+        else delete slot.state.needsLogin;
         // A bad config or unavailable auth will not mend itself by waiting.
         const fatal = err instanceof ConfigError || err instanceof AuthError || err instanceof PluginError;
         const retryInMs = fatal ? undefined : this.#retryDelay(slot);
@@ -343,4 +352,12 @@ export class Pool {
       }
     }
   }
+}
+
+/** An attempt that failed for want of a login, however deep the connection wrapped the error. */
+function needsLogin(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof AuthorizationRequiredError) return true;
+  }
+  return false;
 }

@@ -94,21 +94,26 @@ async function resourceMetadata(
   return undefined;
 }
 
+/** Whether `resource` names `server`: the same origin, and the server's path or one it sits under. */
+export function resourceCovers(resource: string, server: URL): boolean {
+  const url = parseUrl(resource);
+  const path = (u: URL) => u.pathname.replace(/\/+$/, "");
+  return (
+    url !== undefined &&
+    url.hash === "" &&
+    url.origin === server.origin &&
+    (path(url) === "" || path(server) === path(url) || path(server).startsWith(`${path(url)}/`))
+  );
+}
+
 /**
  * The metadata's `resource` must name this server: same origin, and a path that is this server's
  * or one it sits under (RFC 9728 §3.3; 2025-11-25 "Canonical Server URI"). A server naming another
  * resource would have mcpx ask for tokens meant for someone else.
  */
 function checkResource(ctx: DiscoveryContext, resource: string): void {
-  const url = parseUrl(resource);
   const server = ctx.server;
-  const path = (u: URL) => u.pathname.replace(/\/+$/, "");
-  const matches =
-    url !== undefined &&
-    url.hash === "" &&
-    url.origin === server.origin &&
-    (path(url) === "" || path(server) === path(url) || path(server).startsWith(`${path(url)}/`));
-  if (!matches) {
+  if (!resourceCovers(resource, server)) {
     throw fail(
       ctx,
       `its protected resource metadata names the resource ${JSON.stringify(resource.slice(0, 200))}, which is not ${server.origin}${server.pathname}; mcpx asks for no token for another resource`,

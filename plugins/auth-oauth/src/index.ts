@@ -26,6 +26,8 @@ import { FileTokenStore, MemoryTokenStore, type TokenStore } from "./token-store
 
 export type { AuthorizationRequest, Authorizer } from "./authorizer.js";
 export { type BearerChallenge, bearerChallenge, parseChallenges } from "./challenge.js";
+export { resourceCovers } from "./discovery.js";
+export { type LoopbackListener, listenForRedirect } from "./loopback.js";
 export { DEFAULT_REDIRECT_URI, type OAuthOptions, optionsSchema } from "./options.js";
 export { EXPIRY_MARGIN_MS, OAuthSession, STEP_UP_LIMIT } from "./session.js";
 export {

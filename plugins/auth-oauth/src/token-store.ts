@@ -10,7 +10,7 @@
  * what a file holds in any error or log line.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 
 /** How the client is known to the authorization server that issued the grant. */
@@ -94,6 +94,29 @@ export class FileTokenStore implements TokenStore {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Every grant stored (for `mcpx auth status` and `logout`, which know a server's URL but not the
+   * issuer and resource its tokens are filed under). A file that is not a grant is passed over.
+   */
+  async list(): Promise<StoredGrant[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const grants: StoredGrant[] = [];
+    for (const name of names.filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort()) {
+      try {
+        const grant = JSON.parse(await readFile(path.join(this.dir, name), "utf8")) as StoredGrant;
+        if (typeof grant.issuer === "string" && typeof grant.resource === "string") grants.push(grant);
+      } catch {
+        // unreadable or not JSON: not a grant
+      }
+    }
+    return grants;
   }
 
   async set(grant: StoredGrant): Promise<void> {

@@ -31,6 +31,8 @@ interface Status {
     revision?: string;
     transport?: string;
     error?: string;
+    /** It failed for want of a user's login (`mcpx auth login <name>` mends it). */
+    needsLogin?: boolean;
     attempts: number;
   }[];
 }
@@ -48,6 +50,10 @@ export async function statusCommand(opts: StatusOptions, io: MainIO): Promise<nu
       `config: ${status.config ?? "(not a file)"}${same === false ? style.paint("yellow", ` (not ${asked})`) : ""}`,
     ];
     for (const u of status.upstreams) {
+      if (u.needsLogin) {
+        lines.push(`  ${u.name}: ${style.paint("yellow", "needs login")}: run \`mcpx auth login ${u.name}\``);
+        continue;
+      }
       const era = u.revision ? ` ${u.revision} over ${u.transport}` : "";
       const err = u.error ? ` (${forTerminal(u.error)})` : "";
       const state = style.paint(u.status === "connected" ? "green" : "red", u.status);
