@@ -137,13 +137,26 @@ export class DaemonClient {
   }
 }
 
+/** An error the daemon answered a control request with: its message and the JSON-RPC code it carries. */
+export class DaemonAnswerError extends Error {
+  readonly code: number | undefined;
+  constructor(message: string, code: number | undefined) {
+    super(message);
+    this.name = "DaemonAnswerError";
+    this.code = code;
+  }
+}
+
 /** A control answer: its JSON, or the error it carries thrown. */
 async function answer<T>(res: HttpAnswer): Promise<T> {
   const text = await res.body.text();
   const body = text ? (JSON.parse(text) as unknown) : {};
   if (res.status < 200 || res.status > 299) {
-    const message = (body as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`;
-    throw new Error(message);
+    const error = (body as { error?: { message?: string; code?: unknown } }).error;
+    throw new DaemonAnswerError(
+      error?.message ?? `HTTP ${res.status}`,
+      typeof error?.code === "number" ? error.code : undefined,
+    );
   }
   return body as T;
 }

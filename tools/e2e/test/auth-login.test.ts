@@ -191,5 +191,15 @@ describe("mcpx status", () => {
     expect(text.stdout.split("\n")).toContain("  up: needs login: run `mcpx auth login up`");
     const json = await mcpx(dir, "status", "--json");
     expect(JSON.parse(json.stdout).upstreams[0]).toMatchObject({ name: "up", needsLogin: true });
+    // A call to its tools, never listed, is told which command signs in (exit 3: unreachable),
+    // not that the tool does not exist.
+    const called = await mcpx(dir, "call", "--daemon", "up__echo", "text=hi");
+    expect(called.code, called.stderr).toBe(3);
+    expect(called.stderr).toContain("mcpx auth login up");
+    expect(called.stderr).not.toContain("has no tool");
+    // A name no upstream claims is still a typo.
+    const typo = await mcpx(dir, "call", "--daemon", "nope", "text=hi");
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("the daemon has no tool nope");
   });
 });

@@ -1,8 +1,8 @@
 /** `mcpx call <tool> [arguments]`: calls a tool by the name mcpx exposes it under and prints what it returned. */
-import type { JSONObject } from "@mcpx/core";
+import { ErrorCode, type JSONObject } from "@mcpx/core";
 import { inputs, toolArguments } from "../arguments.js";
-import { DaemonClient } from "../daemon-client.js";
-import { UsageError } from "../errors.js";
+import { DaemonAnswerError, DaemonClient } from "../daemon-client.js";
+import { UnreachableError, UsageError } from "../errors.js";
 import { EXIT_INTERRUPTED, INTERRUPTED, interactiveCall } from "../interactive-call.js";
 import type { MainIO } from "../io.js";
 import { findItem, serversFor } from "../lookup.js";
@@ -35,13 +35,28 @@ export async function call(
     const listed = await daemon.get<{ tools: JSONObject[] }>("list/tools");
     const found = listed.tools.find((t) => t.name === tool);
     if (!found) {
-      throw new UsageError(
-        `the daemon has no tool ${tool}`,
-        didYouMean(
-          tool,
-          listed.tools.map((t) => String(t.name)),
-        ),
-      );
+      // Not listed: the daemon says whether its upstream is down, still connecting or waiting for a
+      // login (and which command signs in), which beats "no such tool"; -32602 means a typo.
+      let answered: JSONObject;
+      try {
+        answered = await daemon.post<JSONObject>("call", {
+          name: tool,
+          arguments: toolArguments(given, undefined),
+        });
+      } catch (err) {
+        if (!(err instanceof DaemonAnswerError)) throw err;
+        if (err.code === ErrorCode.UpstreamUnavailable) throw new UnreachableError(err.message);
+        if (err.code !== ErrorCode.InvalidParams) throw err;
+        throw new UsageError(
+          `the daemon has no tool ${tool}`,
+          didYouMean(
+            tool,
+            listed.tools.map((t) => String(t.name)),
+          ),
+        );
+      }
+      // Its upstream came up between the listing and the call: the call went through.
+      return print(answered, opts, io);
     }
     const args = toolArguments(given, found.inputSchema);
     return print(await daemon.post<JSONObject>("call", { name: tool, arguments: args }), opts, io);
