@@ -6,12 +6,14 @@ import { spawn } from "node:child_process";
  * failure too (the URL is printed all the same).
  */
 export function openBrowser(url: string): void {
+  // The URL comes from an authorization server's metadata: only a web URL is opened, and never
+  // through a shell (cmd's `start` would read | ^ < > in it), so it stays one argument.
+  if (!/^https?:\/\//i.test(url)) return;
   const [command, args] =
     process.platform === "darwin"
       ? ["open", [url]]
       : process.platform === "win32"
-        ? // start's first quoted argument is the window title.
-          ["cmd", ["/c", "start", '""', url.replaceAll("&", "^&")]]
+        ? ["rundll32", ["url.dll,FileProtocolHandler", url]]
         : ["xdg-open", [url]];
   try {
     const child = spawn(command, args as string[], { detached: true, stdio: "ignore" });

@@ -3,20 +3,34 @@
  * an OAuth token): the credentials' headers go on top of the request's, and a 401 or 403 is told to
  * them as data (status, WWW-Authenticate, URL, never the body). When they renew, the same request
  * goes again, at most AUTH_CHALLENGE_LIMIT times; otherwise the refusal is the answer, for the
- * transport to report as it would any status. Only transports whose target has live credentials
- * come here: a static scheme's request is one HttpClient.send, as before.
+ * transport to report as it would any status. Without live credentials (a static scheme, whose
+ * headers are already in the request's) it is the one HttpClient.send it always was: no extra await.
  */
 import { AUTH_CHALLENGE_LIMIT, type LiveCredentials } from "@mcpx/core";
 import { discard, type HttpAnswer, type HttpClient, type HttpMethod, where } from "./http.js";
 
-export async function sendWithCredentials(
+export function sendWithCredentials(
   http: HttpClient,
-  auth: LiveCredentials,
+  auth: LiveCredentials | undefined,
   method: HttpMethod,
   url: URL,
   headers: Record<string, string>,
   body?: string,
   signal?: AbortSignal,
+): Promise<HttpAnswer> {
+  return auth === undefined
+    ? http.send(method, url, headers, body, signal)
+    : sendLive(http, auth, method, url, headers, body, signal);
+}
+
+async function sendLive(
+  http: HttpClient,
+  auth: LiveCredentials,
+  method: HttpMethod,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<HttpAnswer> {
   for (let attempt = 0; ; attempt++) {
     const own = auth.headers(method, url);

@@ -221,7 +221,7 @@ export function oauthReason(err: unknown): string {
   if (err instanceof oauth.ResponseBodyError || err instanceof oauth.AuthorizationResponseError) {
     const status = err instanceof oauth.ResponseBodyError ? `HTTP ${err.status}, ` : "";
     const description = err.error_description ? `: ${String(err.error_description).slice(0, 200)}` : "";
-    return `${status}${err.error}${description}`;
+    return `${status}${String(err.error).slice(0, 100)}${description}`;
   }
   if (err instanceof Error) {
     if (err.name === "TimeoutError" || err.name === "AbortError") return "no answer in time";

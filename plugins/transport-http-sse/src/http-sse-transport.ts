@@ -247,10 +247,7 @@ export class HttpSseTransport implements Transport {
     body: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<HttpAnswer> {
-    const auth = this.#target.auth;
-    return auth === undefined
-      ? this.#http.send(method, url, headers, body, signal)
-      : sendWithCredentials(this.#http, auth, method, url, headers, body, signal);
+    return sendWithCredentials(this.#http, this.#target.auth, method, url, headers, body, signal);
   }
 
   #headers(...sets: (Record<string, string> | undefined)[]): Record<string, string> {

@@ -100,20 +100,16 @@ export class StreamableHttpTransport implements Transport {
     let res: HttpAnswer;
     // Live credentials (OAuth) are asked for and answer the upstream's 401 or 403; a static scheme's
     // headers are already in the target's, and its POST is the one send it always was.
-    const auth = this.#target.auth;
     try {
-      res =
-        auth === undefined
-          ? await this.#http.send("POST", this.#url, headers, encodeFrame(msg), controller.signal)
-          : await sendWithCredentials(
-              this.#http,
-              auth,
-              "POST",
-              this.#url,
-              headers,
-              encodeFrame(msg),
-              controller.signal,
-            );
+      res = await sendWithCredentials(
+        this.#http,
+        this.#target.auth,
+        "POST",
+        this.#url,
+        headers,
+        encodeFrame(msg),
+        controller.signal,
+      );
     } catch (err) {
       release();
       throw err;
@@ -221,10 +217,7 @@ export class StreamableHttpTransport implements Transport {
       this.#session.ownHeaders(),
       lastEventId === undefined ? undefined : { "Last-Event-ID": lastEventId },
     );
-    const auth = this.#target.auth;
-    return auth === undefined
-      ? this.#http.send("GET", this.#url, headers, undefined, signal)
-      : sendWithCredentials(this.#http, auth, "GET", this.#url, headers, undefined, signal);
+    return sendWithCredentials(this.#http, this.#target.auth, "GET", this.#url, headers, undefined, signal);
   }
 
   #isStream(res: HttpAnswer): boolean {
@@ -267,12 +260,16 @@ export class StreamableHttpTransport implements Transport {
     if (this.#session.id !== undefined && negotiated?.era === "legacy") {
       const headers = mergeHeaders(this.#target.headers, this.#session.ownHeaders());
       try {
-        const auth = this.#target.auth;
         const signal = AbortSignal.timeout(DELETE_TIMEOUT_MS);
-        const res =
-          auth === undefined
-            ? await this.#http.send("DELETE", this.#url, headers, undefined, signal)
-            : await sendWithCredentials(this.#http, auth, "DELETE", this.#url, headers, undefined, signal);
+        const res = await sendWithCredentials(
+          this.#http,
+          this.#target.auth,
+          "DELETE",
+          this.#url,
+          headers,
+          undefined,
+          signal,
+        );
         await discard(res.body);
         this.#ctx.log.debug(`DELETE of the session answered HTTP ${res.status}`, {
           upstream: this.#target.name,

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as path from "node:path";
 import { ErrorCode } from "@mcpx/core";
 import { HttpRefusal, refuse } from "../server/http/reply.js";
-import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "../server/http/security.js";
+import { Gatekeeper, type SecurityOptions } from "../server/http/security.js";
 
 export interface ConsoleOptions extends Omit<SecurityOptions, "token"> {
   /** The built console: index.html and assets/. */
@@ -61,14 +61,7 @@ export function createConsoleHandler(options: ConsoleOptions) {
     const file = fileOf(pathname);
     if (!file) return false;
     try {
-      if (!isLoopbackHost(req.socket.remoteAddress ?? "")) {
-        throw new HttpRefusal(
-          403,
-          ErrorCode.InvalidRequest,
-          "Forbidden: the console answers loopback callers only",
-        );
-      }
-      gate.check(req);
+      gate.checkLocal(req, "the console");
       if (req.method !== "GET" && req.method !== "HEAD") {
         throw new HttpRefusal(
           405,

@@ -16,7 +16,7 @@ import {
 import type { Gateway } from "../gateway.js";
 import { checkContentType, readBody } from "../server/http/body.js";
 import { errorBody, HttpRefusal, refuse, sendJson } from "../server/http/reply.js";
-import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "../server/http/security.js";
+import { Gatekeeper, type SecurityOptions } from "../server/http/security.js";
 import { keepAlive } from "../server/http/sse.js";
 import { builtinRoutes, type DaemonInfo } from "./routes.js";
 
@@ -103,14 +103,7 @@ export function createControlHandler(gateway: Gateway, options: ControlOptions) 
     if (!url.pathname.startsWith(CONTROL_PREFIX)) return false;
     try {
       // The control API is for the CLI on this machine, whatever the MCP endpoint allows.
-      if (!isLoopbackHost(req.socket.remoteAddress ?? "")) {
-        throw new HttpRefusal(
-          403,
-          ErrorCode.InvalidRequest,
-          "Forbidden: the control API answers loopback callers only",
-        );
-      }
-      gate.check(req);
+      gate.checkLocal(req, "the control API");
       const found = match(compiled, req.method ?? "GET", url.pathname.slice(CONTROL_PREFIX.length));
       if (!found)
         throw new HttpRefusal(

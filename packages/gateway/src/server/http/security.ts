@@ -55,6 +55,21 @@ export class Gatekeeper {
     this.#hosts = opts.allowNonLoopback && !opts.allowedHosts ? undefined : new Set(hosts);
   }
 
+  /**
+   * check(), for what answers this machine only (the control API, the console), whatever the MCP
+   * endpoint allows: a caller beyond loopback is refused first, naming `what` refused it.
+   */
+  checkLocal(req: IncomingMessage, what: string): string {
+    if (!isLoopbackHost(req.socket.remoteAddress ?? "")) {
+      throw new HttpRefusal(
+        403,
+        ErrorCode.InvalidRequest,
+        `Forbidden: ${what} answers loopback callers only`,
+      );
+    }
+    return this.check(req);
+  }
+
   /** Checks the request; returns its authorization context, or throws the refusal. */
   check(req: IncomingMessage): string {
     const origin = req.headers.origin;
