@@ -41,6 +41,24 @@ export interface AuthChallenge {
    * needs no new flow, only a second try.
    */
   authorization: string | undefined;
+  /**
+   * The DPoP proof the refused request carried (RFC 9449 §4), if any: which nonce it already had
+   * tells a scheme whether a use_dpop_nonce refusal is worth one more try.
+   */
+  dpop?: string;
+  /** The refusal's DPoP-Nonce header (RFC 9449 §9): the nonce the next proof must carry. */
+  dpopNonce?: string;
+}
+
+/**
+ * What a scheme may learn from an answer the upstream did not refuse: a DPoP-Nonce header (RFC 9449
+ * §9), the nonce the upstream wants in the proofs that follow. Nothing else, and never the body.
+ */
+export interface AuthAnswer {
+  status: number;
+  /** The request's URL, origin and path. */
+  url: string;
+  dpopNonce: string;
 }
 
 /**
@@ -60,6 +78,11 @@ export interface LiveCredentials {
    * in, the authorization server was refused) when neither.
    */
   challenged(challenge: AuthChallenge): Promise<boolean>;
+  /**
+   * An answer that was not a refusal carried something for the credentials (a DPoP-Nonce). Optional:
+   * only a scheme that signs each request (DPoP) has a use for it.
+   */
+  answered?(answer: AuthAnswer): void;
   /** The text with every credential this facet produced taken out (for error paths only). */
   redact(text: string): string;
 }

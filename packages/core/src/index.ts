@@ -1,5 +1,6 @@
 export {
   AUTH_CHALLENGE_LIMIT,
+  type AuthAnswer,
   type AuthChallenge,
   type AuthEffect,
   type AuthScheme,

@@ -3,7 +3,9 @@
  * an OAuth token): the credentials' headers go on top of the request's, and a 401 or 403 is told to
  * them as data (status, WWW-Authenticate, URL, never the body). When they renew, the same request
  * goes again, at most AUTH_CHALLENGE_LIMIT times; otherwise the refusal is the answer, for the
- * transport to report as it would any status. Without live credentials (a static scheme, whose
+ * transport to report as it would any status. A DPoP-Nonce on any answer goes to them too (the
+ * refusal's in the challenge, another's through answered()), so that the transports stay
+ * auth-agnostic. Without live credentials (a static scheme, whose
  * headers are already in the request's) it is the one HttpClient.send it always was: no extra await.
  */
 import { AUTH_CHALLENGE_LIMIT, type LiveCredentials } from "@mcpx/core";
@@ -36,15 +38,22 @@ async function sendLive(
     const own = auth.headers(method, url);
     const sent = withHeaders(headers, own instanceof Promise ? await own : own);
     const res = await http.send(method, url, sent, body, signal);
-    if ((res.status !== 401 && res.status !== 403) || attempt >= AUTH_CHALLENGE_LIMIT) return res;
+    const nonce = first(res.headers["dpop-nonce"]);
+    const refused = res.status === 401 || res.status === 403;
+    if (!refused && nonce !== undefined)
+      auth.answered?.({ status: res.status, url: where(url), dpopNonce: nonce });
+    if (!refused || attempt >= AUTH_CHALLENGE_LIMIT) return res;
     let again: boolean;
     try {
+      const proof = headerOf(sent, "dpop");
       again = await auth.challenged({
         status: res.status,
         wwwAuthenticate: joined(res.headers["www-authenticate"]),
         url: where(url),
         attempt,
-        authorization: authorizationOf(sent),
+        authorization: headerOf(sent, "authorization"),
+        ...(proof === undefined ? {} : { dpop: proof }),
+        ...(nonce === undefined ? {} : { dpopNonce: nonce }),
       });
     } catch (err) {
       await discard(res.body);
@@ -70,7 +79,13 @@ function joined(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-function authorizationOf(headers: Record<string, string>): string | undefined {
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === "authorization") return v;
+/** A header the request carried, whatever the case of its name (`name` in lower case). */
+function headerOf(headers: Record<string, string>, name: string): string | undefined {
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
   return undefined;
+}
+
+/** A header that must come once (DPoP-Nonce): its first value. */
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -18,6 +18,8 @@ export interface BearerChallenge {
   /** The scopes the challenge asks for, in order, each once. */
   scopes?: string[];
   error?: string;
+  /** The resource offered the DPoP scheme (RFC 9449 §7.1): it takes, or wants, DPoP-bound tokens. */
+  dpop?: boolean;
 }
 
 /** Longer than any challenge a server needs to send: the rest is not read. */
@@ -70,10 +72,15 @@ function readValue(text: string): { value: string; rest: string } | undefined {
 
 /** The Bearer challenge (or DPoP's, RFC 9449 §7.1) of a refusal, if it has one. */
 export function bearerChallenge(header: string | undefined): BearerChallenge | undefined {
-  const challenge = parseChallenges(header).find((c) => c.scheme === "bearer" || c.scheme === "dpop");
+  const challenges = parseChallenges(header);
+  // The DPoP challenge first: its error (use_dpop_nonce, invalid_dpop_proof) is about the proof.
+  const challenge =
+    challenges.find((c) => c.scheme === "dpop" && c.params.error !== undefined) ??
+    challenges.find((c) => c.scheme === "bearer" || c.scheme === "dpop");
   if (!challenge) return undefined;
   const { resource_metadata, scope, error } = challenge.params;
   const out: BearerChallenge = {};
+  if (challenges.some((c) => c.scheme === "dpop")) out.dpop = true;
   if (resource_metadata) out.resourceMetadata = resource_metadata;
   const scopes = scopeList(scope);
   if (scopes.length > 0) out.scopes = scopes;

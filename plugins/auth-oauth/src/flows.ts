@@ -23,6 +23,28 @@ export interface FlowContext {
   discovery: Discovery;
   client: ClientRecord;
   redirectUri: string;
+  /** The DPoP key's handle when the tokens are to be DPoP-bound (RFC 9449 §5): each request has a proof. */
+  dpop?: oauth.DPoPHandle;
+}
+
+/** oauth4webapi's options for a token request of `ctx`: its proof, when DPoP is used. */
+function tokenRequestOptions(ctx: FlowContext, more: { additionalParameters?: Record<string, string> } = {}) {
+  const { as } = ctx.discovery;
+  return { ...requestOptions(as.token_endpoint), ...more, ...(ctx.dpop ? { DPoP: ctx.dpop } : {}) };
+}
+
+/**
+ * A token request, tried once more when the authorization server asks for a DPoP nonce
+ * (use_dpop_nonce, RFC 9449 §8): the handle has kept the nonce of the refusal, and the new proof
+ * carries it. Once: a server that refuses its own nonce is not asked again.
+ */
+async function withNonce<T>(ctx: FlowContext, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    if (ctx.dpop === undefined || !oauth.isDPoPNonceError(err)) throw err;
+    return request();
+  }
 }
 
 /**
@@ -73,19 +95,21 @@ export async function authorizationCode(
     throw refused(upstream, "the authorization response was refused", err);
   }
   try {
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      auth,
-      callback,
-      redirectUri,
-      verifier,
-      {
-        ...requestOptions(as.token_endpoint),
-        ...(discovery.prm ? { additionalParameters: { resource: discovery.resource } } : {}),
-      },
-    );
-    return await oauth.processAuthorizationCodeResponse(as, client, response);
+    return await withNonce(ctx, async () => {
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        auth,
+        callback,
+        redirectUri,
+        verifier,
+        tokenRequestOptions(
+          ctx,
+          discovery.prm ? { additionalParameters: { resource: discovery.resource } } : {},
+        ),
+      );
+      return await oauth.processAuthorizationCodeResponse(as, client, response);
+    });
   } catch (err) {
     throw refused(upstream, "the token request failed", err);
   }
@@ -100,11 +124,19 @@ export async function refresh(
   const { as } = discovery;
   const { client, auth } = await clientAuth(ctx.client, ctx.options, upstream);
   try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, {
-      ...requestOptions(as.token_endpoint),
-      ...(discovery.prm ? { additionalParameters: { resource: discovery.resource } } : {}),
+    return await withNonce(ctx, async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        auth,
+        refreshToken,
+        tokenRequestOptions(
+          ctx,
+          discovery.prm ? { additionalParameters: { resource: discovery.resource } } : {},
+        ),
+      );
+      return await oauth.processRefreshTokenResponse(as, client, response);
     });
-    return await oauth.processRefreshTokenResponse(as, client, response);
   } catch (err) {
     // invalid_grant and the like: the refresh token is spent; a new authorization is the way on.
     if (err instanceof oauth.ResponseBodyError) return undefined;
@@ -124,14 +156,16 @@ export async function clientCredentials(
   if (discovery.prm) params.set("resource", discovery.resource);
   if (scope) params.set("scope", scope);
   try {
-    const response = await oauth.clientCredentialsGrantRequest(
-      as,
-      client,
-      auth,
-      params,
-      requestOptions(as.token_endpoint),
-    );
-    return await oauth.processClientCredentialsResponse(as, client, response);
+    return await withNonce(ctx, async () => {
+      const response = await oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        auth,
+        params,
+        tokenRequestOptions(ctx),
+      );
+      return await oauth.processClientCredentialsResponse(as, client, response);
+    });
   } catch (err) {
     throw refused(upstream, "the client credentials grant failed", err);
   }
@@ -172,15 +206,17 @@ async function jwtBearer(
   if (discovery.prm) params.set("resource", discovery.resource);
   if (scope) params.set("scope", scope);
   try {
-    const response = await oauth.genericTokenEndpointRequest(
-      as,
-      client,
-      auth,
-      JWT_BEARER,
-      params,
-      requestOptions(as.token_endpoint),
-    );
-    return await oauth.processGenericTokenEndpointResponse(as, client, response);
+    return await withNonce(ctx, async () => {
+      const response = await oauth.genericTokenEndpointRequest(
+        as,
+        client,
+        auth,
+        JWT_BEARER,
+        params,
+        tokenRequestOptions(ctx),
+      );
+      return await oauth.processGenericTokenEndpointResponse(as, client, response);
+    });
   } catch (err) {
     throw refused(upstream, "the JWT bearer grant failed", err);
   }

@@ -39,6 +39,11 @@ export interface OAuthOptions {
   scope?: string;
   /** Ask for offline_access (a refresh token) where the authorization server offers it (default true). */
   offlineAccess?: boolean;
+  /**
+   * DPoP-bound tokens (RFC 9449): true always, false never; unset, when the authorization server
+   * advertises DPoP (dpop_signing_alg_values_supported) or the resource asks for it.
+   */
+  dpop?: boolean;
   /** jwt_bearer: the assertion (a workload identity JWT), or the file it is read from at each use. */
   assertion?: string;
   assertionFile?: string;
@@ -82,6 +87,11 @@ export const optionsSchema: JSONObject = {
     redirectUri: text("Where the authorization server sends the browser back"),
     scope: text("Scopes to ask for, space-separated"),
     offlineAccess: { type: "boolean" },
+    dpop: {
+      type: "boolean",
+      description:
+        "DPoP-bound tokens (RFC 9449): true always, false never; unset, when the authorization server or the resource asks for them",
+    },
     assertion: text("jwt_bearer: the assertion JWT"),
     assertionFile: text("jwt_bearer: the file the assertion JWT is read from at each use"),
     idpTokenEndpoint: text("token_exchange: the identity provider's token endpoint"),

@@ -10,10 +10,15 @@
  *   challenged (2026-07-28 basic/authorization "Step-Up Authorization Flow"), at most STEP_UP_LIMIT
  *   times in one request, and not at all when the challenge asks for nothing new.
  * - A token about to expire is refreshed before it is sent.
+ * - DPoP (RFC 9449), when the config, the authorization server or the resource asks for it: the
+ *   tokens are bound to one key per authorization server, kept with them; every request carries a
+ *   fresh proof; a resource's use_dpop_nonce refusal is tried once more with its nonce, and a nonce
+ *   given on any answer is used from then on.
  *
  * One flow at a time: requests refused meanwhile wait for it and go again with its token.
  */
 import {
+  type AuthAnswer,
   type AuthChallenge,
   AuthorizationFailedError,
   AuthorizationRequiredError,
@@ -25,6 +30,7 @@ import type { TokenEndpointResponse } from "oauth4webapi";
 import type { Authorizer } from "./authorizer.js";
 import { type BearerChallenge, bearerChallenge, scopeList } from "./challenge.js";
 import { type Discovery, discover } from "./discovery.js";
+import { DPoPKey, proofNonce, wantsDPoP } from "./dpop.js";
 import { authorizationCode, checkPkce, type FlowContext, machineGrant, refresh } from "./flows.js";
 import { DEFAULT_REDIRECT_URI, MACHINE_GRANTS, type OAuthOptions } from "./options.js";
 import { clientFor } from "./registration.js";
@@ -61,7 +67,12 @@ export class OAuthSession implements LiveCredentials {
   #issued: string | undefined;
   /** The flow in progress: requests refused meanwhile wait for it. */
   #flow: Promise<void> | undefined;
-  #refreshing: Promise<Record<string, string>> | undefined;
+  #refreshing: Promise<void> | undefined;
+  /** The DPoP key of the authorization server in use, once DPoP is. */
+  #dpop: DPoPKey | undefined;
+  #dpopIssuer: string | undefined;
+  /** The upstream's last refusal offered the DPoP scheme. */
+  #challengedDPoP = false;
   /** Every token and secret this session has held, longest first, for redact(). */
   #secrets: string[] = [];
 
@@ -73,20 +84,42 @@ export class OAuthSession implements LiveCredentials {
     return this.#ctx.upstream;
   }
 
-  headers(): Record<string, string> | Promise<Record<string, string>> {
+  headers(method: string, url: URL): Record<string, string> | Promise<Record<string, string>> {
     const grant = this.#grant;
     if (grant?.refreshToken !== undefined && this.#refreshAt !== undefined && Date.now() >= this.#refreshAt) {
       this.#refreshing ??= this.#refreshExpiring(grant).finally(() => {
         this.#refreshing = undefined;
       });
-      return this.#refreshing;
+      return this.#refreshing.then(() => this.#current(method, url));
+    }
+    return this.#current(method, url);
+  }
+
+  /** The held token's headers: with a fresh proof for this request when it is DPoP-bound. */
+  #current(method: string, url: URL): Record<string, string> | Promise<Record<string, string>> {
+    const token = this.#grant?.accessToken;
+    if (token !== undefined && this.#dpop !== undefined && bound(this.#grant)) {
+      return this.#dpop.resourceHeaders(method, url, token);
     }
     return this.#headers;
+  }
+
+  answered(answer: AuthAnswer): void {
+    this.#dpop?.rememberNonce(answer.url, answer.dpopNonce);
   }
 
   async challenged(challenge: AuthChallenge): Promise<boolean> {
     if (challenge.status !== 401 && challenge.status !== 403) return false;
     const bearer = bearerChallenge(challenge.wwwAuthenticate);
+    if (bearer?.dpop) this.#challengedDPoP = true;
+    // The resource wants a nonce in the proof (RFC 9449 §9): once more with it, unless the refused
+    // proof already carried that very nonce.
+    if (challenge.status === 401 && bearer?.error === "use_dpop_nonce" && this.#dpop) {
+      const nonce = challenge.dpopNonce;
+      if (nonce === undefined || proofNonce(challenge.dpop) === nonce) return false;
+      this.#dpop.rememberNonce(challenge.url, nonce);
+      return true;
+    }
     if (challenge.status === 403 && bearer?.error !== "insufficient_scope") return false;
     // Another request's flow is renewing the credentials: its outcome is this request's too.
     if (this.#flow) {
@@ -133,15 +166,17 @@ export class OAuthSession implements LiveCredentials {
     // A token stored since (by mcpx auth login, or another process) and not the one refused: tried first.
     for (const candidate of [stored, held]) {
       if (candidate?.accessToken !== undefined && headerOf(candidate) !== refused && !expired(candidate)) {
+        await this.#keyFor(discovery, candidate);
         this.#setGrant(candidate);
         return;
       }
     }
     const grant = stored ?? held;
     if (grant?.refreshToken !== undefined && grant.client) {
-      const tokens = await refresh(this.#flowContext(discovery, grant.client), grant.refreshToken);
+      const key = await this.#keyFor(discovery, grant);
+      const tokens = await refresh(this.#flowContext(discovery, grant.client, key), grant.refreshToken);
       if (tokens) {
-        await this.#save(discovery, grant.client, tokens, grant);
+        await this.#save(discovery, grant.client, tokens, grant, undefined, key);
         return;
       }
       this.#ctx.log.info("the refresh token was refused; authorizing again", {
@@ -192,6 +227,11 @@ export class OAuthSession implements LiveCredentials {
       { upstream, server, ...(options.issuer === undefined ? {} : { preferredIssuer: options.issuer }) },
       bearer,
     );
+    if (this.#dpopIssuer !== undefined && this.#dpopIssuer !== discovery.as.issuer) {
+      // A key is one authorization server's: another gets its own.
+      this.#dpop = undefined;
+      this.#dpopIssuer = undefined;
+    }
     const old = this.#grant;
     if (old && (old.issuer !== discovery.as.issuer || old.resource !== discovery.resource)) {
       this.#ctx.log.info("the upstream's authorization server changed; nothing of the old one is used", {
@@ -216,8 +256,9 @@ export class OAuthSession implements LiveCredentials {
     const redirectUri = options.redirectUri ?? DEFAULT_REDIRECT_URI;
     if (options.grant !== undefined && MACHINE_GRANTS.includes(options.grant)) {
       const client = await clientFor({ upstream, options, redirectUri, as: discovery.as }, known);
-      const tokens = await machineGrant(this.#flowContext(discovery, client), scope);
-      await this.#save(discovery, client, tokens, undefined, scope);
+      const key = await this.#keyFor(discovery, this.#grant);
+      const tokens = await machineGrant(this.#flowContext(discovery, client, key), scope);
+      await this.#save(discovery, client, tokens, undefined, scope, key);
       return;
     }
     // Nobody to log in here: say which command does, before registering anywhere.
@@ -233,8 +274,9 @@ export class OAuthSession implements LiveCredentials {
       issuer: discovery.as.issuer,
       registration: client.registration,
     });
-    const tokens = await authorizationCode(this.#flowContext(discovery, client), authorizer, scope);
-    await this.#save(discovery, client, tokens, undefined, scope);
+    const key = await this.#keyFor(discovery, this.#grant);
+    const tokens = await authorizationCode(this.#flowContext(discovery, client, key), authorizer, scope);
+    await this.#save(discovery, client, tokens, undefined, scope, key);
   }
 
   /**
@@ -261,14 +303,15 @@ export class OAuthSession implements LiveCredentials {
     return scopes.length > 0 ? scopes.join(" ") : undefined;
   }
 
-  async #refreshExpiring(grant: StoredGrant): Promise<Record<string, string>> {
+  async #refreshExpiring(grant: StoredGrant): Promise<void> {
     const discovery = this.#discovery;
     if (discovery && grant.client && grant.refreshToken !== undefined) {
       try {
-        const tokens = await refresh(this.#flowContext(discovery, grant.client), grant.refreshToken);
+        const key = await this.#keyFor(discovery, grant);
+        const tokens = await refresh(this.#flowContext(discovery, grant.client, key), grant.refreshToken);
         if (tokens) {
-          await this.#save(discovery, grant.client, tokens, grant);
-          return this.#headers;
+          await this.#save(discovery, grant.client, tokens, grant, undefined, key);
+          return;
         }
       } catch (err) {
         this.#ctx.log.info(`refreshing the expiring token failed: ${(err as Error).message}`, {
@@ -279,12 +322,33 @@ export class OAuthSession implements LiveCredentials {
     // Sent as it is: the upstream's 401 starts what it takes.
     const { refreshToken: _spent, ...rest } = grant;
     this.#setGrant(rest);
-    return this.#headers;
   }
 
-  #flowContext(discovery: Discovery, client: ClientRecord): FlowContext {
+  #flowContext(discovery: Discovery, client: ClientRecord, key: DPoPKey | undefined): FlowContext {
     const { options, upstream } = this.#ctx;
-    return { upstream, options, discovery, client, redirectUri: options.redirectUri ?? DEFAULT_REDIRECT_URI };
+    const redirectUri = options.redirectUri ?? DEFAULT_REDIRECT_URI;
+    return { upstream, options, discovery, client, redirectUri, ...(key ? { dpop: key.handle } : {}) };
+  }
+
+  /**
+   * The DPoP key for a token request or a held token, or none when DPoP is not used: the key the
+   * grant is bound to (a refresh keeps its key), else the one this authorization server already
+   * has in this session, else a new one. Not used when the config says dpop: false.
+   */
+  async #keyFor(discovery: Discovery, grant: StoredGrant | undefined): Promise<DPoPKey | undefined> {
+    const { options } = this.#ctx;
+    const wanted =
+      wantsDPoP(options, discovery, this.#challengedDPoP ? { dpop: true } : undefined) ||
+      (options.dpop !== false && bound(grant));
+    if (!wanted) return undefined;
+    const issuer = discovery.as.issuer;
+    const stored = grant?.issuer === issuer ? grant.dpopKey : undefined;
+    const held = this.#dpopIssuer === issuer ? this.#dpop : undefined;
+    if (held && (stored === undefined || stored.x === held.jwk.x)) return held;
+    const key = (await DPoPKey.from(stored)) ?? held ?? (await DPoPKey.generate());
+    this.#dpop = key;
+    this.#dpopIssuer = issuer;
+    return key;
   }
 
   async #save(
@@ -293,6 +357,7 @@ export class OAuthSession implements LiveCredentials {
     tokens: TokenEndpointResponse,
     previous?: StoredGrant,
     asked?: string,
+    key?: DPoPKey,
   ): Promise<void> {
     const grant: StoredGrant = {
       issuer: discovery.as.issuer,
@@ -301,6 +366,8 @@ export class OAuthSession implements LiveCredentials {
       accessToken: tokens.access_token,
       tokenType: tokens.token_type,
     };
+    // Kept whether or not this token came bound: the key is the authorization server's, for good.
+    if (key) grant.dpopKey = key.jwk;
     const life = typeof tokens.expires_in === "number" ? tokens.expires_in * 1000 : undefined;
     if (life !== undefined) grant.expiresAt = Date.now() + life;
     // A refresh that rotates nothing keeps the refresh token it used (RFC 6749 §6).
@@ -350,6 +417,7 @@ export class OAuthSession implements LiveCredentials {
       options.assertion,
       options.subjectToken,
       options.idpClientSecret,
+      grant.dpopKey?.d,
     ];
     const known = new Set(this.#secrets);
     for (const value of values) {
@@ -362,7 +430,13 @@ export class OAuthSession implements LiveCredentials {
 }
 
 function headerOf(grant: StoredGrant): string | undefined {
-  return grant.accessToken === undefined ? undefined : `Bearer ${grant.accessToken}`;
+  if (grant.accessToken === undefined) return undefined;
+  return `${bound(grant) ? "DPoP" : "Bearer"} ${grant.accessToken}`;
+}
+
+/** A DPoP-bound token (token_type DPoP, RFC 9449 §5), with the key it is bound to. */
+function bound(grant: StoredGrant | undefined): boolean {
+  return grant?.tokenType?.toLowerCase() === "dpop" && grant.dpopKey !== undefined;
 }
 
 function expired(grant: StoredGrant): boolean {

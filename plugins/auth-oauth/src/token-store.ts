@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import type { JWK } from "jose";
 
 /** How the client is known to the authorization server that issued the grant. */
 export interface ClientRecord {
@@ -38,6 +39,11 @@ export interface StoredGrant {
   refreshToken?: string;
   /** The scopes granted (or asked for, when the server did not say), space-separated. */
   scope?: string;
+  /**
+   * The DPoP key (RFC 9449) the tokens are bound to, a private ES256 JWK: one per authorization
+   * server, kept so that a refreshed token stays bound to the same key. A secret, as the tokens are.
+   */
+  dpopKey?: JWK;
 }
 
 export interface TokenStore {

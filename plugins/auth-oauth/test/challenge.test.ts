@@ -23,7 +23,11 @@ describe("WWW-Authenticate", () => {
       error: "invalid_token",
       scopes: ["read"],
     });
-    expect(bearerChallenge('DPoP algs="ES256", scope="x"')).toEqual({ scopes: ["x"] });
+    expect(bearerChallenge('DPoP algs="ES256", scope="x"')).toEqual({ scopes: ["x"], dpop: true });
+    // Both offered, the DPoP one with an error about the proof: that error is the one read.
+    expect(
+      bearerChallenge('Bearer scope="x", DPoP error="use_dpop_nonce", error_description="nonce"'),
+    ).toEqual({ error: "use_dpop_nonce", dpop: true });
     expect(bearerChallenge('Basic realm="r"')).toBeUndefined();
     expect(bearerChallenge(undefined)).toBeUndefined();
   });

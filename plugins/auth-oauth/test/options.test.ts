@@ -26,6 +26,12 @@ describe("oauth options", () => {
     expect(schemaErrors({ grant: "password" })[0]).toMatch(/^servers\.docs\.auth\.grant: must be one of/);
   });
 
+  it("oauth/dpop-option-checked", () => {
+    expect(schemaErrors({ dpop: true })).toEqual([]);
+    expect(schemaErrors({ dpop: false })).toEqual([]);
+    expect(schemaErrors({ dpop: "yes" })).toEqual(["servers.docs.auth.dpop: must be boolean"]);
+  });
+
   it("oauth/options-that-go-together", () => {
     expect(refusal({ clientSecret: "s" }).message).toBe(
       "servers.docs.auth.clientSecret: goes with a pre-registered client; clientId is missing",

@@ -5,6 +5,8 @@
  * PKCE and RFC 9207 `iss` as it ships them. Its development login and consent pages stand in for a
  * user (browser.ts drives them). What it was asked is counted from its events.
  */
+
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
@@ -16,6 +18,17 @@ export interface AuthorizationServerOptions {
   accessTokenTtl?: number;
   /** Clients registered in advance. */
   clients?: Record<string, unknown>[];
+  /**
+   * DPoP (RFC 9449): off unless asked (the other tests' tokens are Bearer); `nonce` makes every
+   * token request need a nonce of the server's (use_dpop_nonce, §8).
+   */
+  dpop?: { nonce?: boolean };
+}
+
+export interface TokenRequest {
+  /** The DPoP proof it carried. */
+  dpop: string | undefined;
+  status: number;
 }
 
 export interface TestAuthorizationServer {
@@ -23,6 +36,8 @@ export interface TestAuthorizationServer {
   provider: Provider;
   /** How many times each thing happened: registrations, grants by type, authorization codes. */
   counts: Record<string, number>;
+  /** Every request to the token endpoint, in order. */
+  tokenRequests: TokenRequest[];
   close(): Promise<void>;
 }
 
@@ -36,6 +51,13 @@ export async function startAuthorizationServer(
     clients: options.clients ?? [],
     scopes: [...SCOPES, "offline_access"],
     features: {
+      dPoP: options.dpop
+        ? {
+            enabled: true,
+            nonceSecret: randomBytes(32),
+            requireNonce: () => options.dpop?.nonce === true,
+          }
+        : { enabled: false },
       devInteractions: { enabled: true },
       registration: { enabled: true },
       clientCredentials: { enabled: true },
@@ -76,11 +98,23 @@ export async function startAuthorizationServer(
   type Ctx = { oidc: { params?: { grant_type?: unknown } } };
   provider.on("grant.success", (ctx: Ctx) => count(`grant:${String(ctx.oidc.params?.grant_type)}`));
   provider.on("grant.error", (ctx: Ctx) => count(`grant-error:${String(ctx.oidc.params?.grant_type)}`));
-  server.on("request", provider.callback());
+  const tokenRequests: TokenRequest[] = [];
+  const callback = provider.callback();
+  server.on("request", (req, res) => {
+    if (req.method === "POST" && req.url === "/token") {
+      const entry: TokenRequest = { dpop: req.headers.dpop as string | undefined, status: 0 };
+      tokenRequests.push(entry);
+      res.on("finish", () => {
+        entry.status = res.statusCode;
+      });
+    }
+    callback(req, res);
+  });
   return {
     issuer,
     provider,
     counts,
+    tokenRequests,
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();
