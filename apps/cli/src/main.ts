@@ -12,6 +12,7 @@ import { eventsCommand, serveCommand, stdioCommand } from "./commands/daemon.js"
 import { elicitAnswer, elicitList, elicitWatch } from "./commands/elicit.js";
 import { eraForget, eraShow } from "./commands/era.js";
 import { pluginsList } from "./commands/plugins.js";
+import { reconnectCommand } from "./commands/reconnect.js";
 import { getPrompt, listKind, readResource } from "./commands/resources.js";
 import { statusCommand } from "./commands/status.js";
 import { toolsList } from "./commands/tools.js";
@@ -140,6 +141,12 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
   )
     .option("--any", "report whichever daemon answers, whatever config it runs")
     .action((opts: Common & { any?: boolean }) => run(() => statusCommand(opts, io))());
+  common(
+    program
+      .command("reconnect")
+      .description("the running daemon connects an upstream again now (its backoff starts over)")
+      .argument("<name>", "the upstream, as the config names it"),
+  ).action((name: string, opts: Common) => run(() => reconnectCommand(name, opts, io))());
   common(program.command("events").description("the running daemon's lifecycle events"))
     .option("-f, --follow", "keep printing new events")
     .action((opts: Common & { follow?: boolean }) => run(() => eventsCommand(opts, io))());

@@ -116,6 +116,8 @@ export interface UpstreamState {
   era?: string;
   transport?: string;
   error?: string;
+  /** It waits for a user's OAuth sign-in (the console's Sign in button). */
+  needsLogin?: boolean;
   attempts: number;
   connectedAt?: string;
 }

@@ -2,6 +2,7 @@ export { Catalog, CHANGED, type ListKind, type Route } from "./catalog.js";
 export { CONSOLE_CSP, type ConsoleOptions, createConsoleHandler } from "./control/console-files.js";
 export { type ControlOptions, createControlHandler } from "./control/control-api.js";
 export { builtinRoutes, type DaemonInfo } from "./control/routes.js";
+export { UnknownUpstreamError } from "./control/unknown-upstream.js";
 export { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
 export { FileEraStore, type StoredEra } from "./era-store.js";
 export { EventLog, type NumberedEvent } from "./event-log.js";

@@ -208,6 +208,37 @@ export class Pool {
   }
 
   /**
+   * Connects `name` again now, whatever its backoff was waiting for: the attempts count starts over
+   * (so does the backoff), and a connected upstream is closed first. An attempt already in flight
+   * is waited for, and stands if it connected. Resolves with the state once the new attempt ended;
+   * undefined for no such upstream.
+   */
+  async reconnect(name: string): Promise<UpstreamState | undefined> {
+    const slot = this.#slots.get(name);
+    if (!slot) return undefined;
+    if (slot.state.status === "connecting") {
+      await slot.attempt;
+      if (slot.client) return { ...slot.state };
+    }
+    // Not while another attempt runs (a second caller's, or the backoff's that fired meanwhile).
+    if (!this.#stopped && slot.state.status !== "connecting") {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.timer = undefined;
+      slot.state.attempts = 0;
+      const client = slot.client;
+      if (client) {
+        // Taken out first: its close is this call's doing, not a drop to reconnect after.
+        slot.client = undefined;
+        this.#tell(name, undefined);
+        await client.close().catch(() => {});
+      }
+      this.#connect(slot);
+    }
+    await slot.attempt;
+    return { ...slot.state };
+  }
+
+  /**
    * Closes every connection, and ends the attempts in flight too (their transports are closed: a
    * stdio server still starting is ended like a connected one). Resolves once all are closed.
    */

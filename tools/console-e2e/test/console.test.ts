@@ -59,6 +59,39 @@ describe("console", () => {
     await page.close();
   });
 
+  it("console/reconnect-button-reconnects-now", async () => {
+    const page = await open();
+    const events = async () =>
+      (
+        (await (await fetch(`${daemon.base}.mcpx/events`)).json()) as {
+          events: { type: string; upstream?: string; attempt?: number }[];
+        }
+      ).events;
+    const count = async (type: string, upstream: string, attempt?: number) =>
+      (await events()).filter(
+        (e) => e.type === type && e.upstream === upstream && (attempt === undefined || e.attempt === attempt),
+      ).length;
+    // A connected upstream: closed and connected again, and the card says so.
+    const everything = page.locator('[data-upstream="everything"]');
+    await expect.poll(() => everything.locator(".state").textContent()).toBe("connected");
+    const connections = await count("upstream.connected", "everything");
+    await page.getByRole("button", { name: "Reconnect everything" }).click();
+    await expect
+      .poll(() => count("upstream.connected", "everything"), { timeout: 20_000 })
+      .toBe(connections + 1);
+    await expect.poll(() => everything.locator(".state").textContent()).toBe("connected");
+    // One that is down: tried again at once, counted from the first attempt (the backoff starts over;
+    // the backoff's own retries are attempts 2, 3, …).
+    const fresh = await count("upstream.connecting", "down", 1);
+    await page.getByRole("button", { name: "Reconnect down" }).click();
+    await expect.poll(() => count("upstream.connecting", "down", 1)).toBe(fresh + 1);
+    await expect
+      .poll(() => page.getByRole("button", { name: "Reconnect down" }).textContent())
+      .toBe("Reconnect");
+    expect(await page.locator('[data-upstream="down"] [role="alert"]').count()).toBe(0);
+    await page.close();
+  });
+
   it("console/calls-echo-from-the-explorer", async () => {
     const page = await open("explorer");
     await page.getByLabel("Search").fill("echo");

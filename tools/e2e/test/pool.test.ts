@@ -60,6 +60,35 @@ describe("the pool", () => {
     expect(gateway.pool.states()[0]?.status).not.toBe("connected");
   });
 
+  it("pool/reconnect-now-resets-the-backoff", async () => {
+    // A backoff long enough that nothing but reconnect() starts an attempt during the test.
+    const { gateway, host, scripts } = await scriptedGateway(
+      [
+        { name: "broken", versions: ["2025-06-18"], answerVersion: "1999-01-01" },
+        { name: "ok", versions: ["2025-06-18"], tools: [echo] },
+      ],
+      { reconnect: { initialMs: 20_000, maxMs: 600_000 } },
+    );
+    const failures = () => host.events.filter((e) => e.type === "upstream.failed" && e.upstream === "broken");
+    expect(failures()).toHaveLength(1);
+    for (let i = 2; i <= 3; i++) {
+      const state = await gateway.pool.reconnect("broken");
+      // Tried again at once, counted from the start: the wait after it is the first one's, not doubled.
+      expect(state).toMatchObject({ name: "broken", status: "failed", attempts: 1 });
+      expect(failures()).toHaveLength(i);
+      const retry = Number(failures().at(-1)?.retryInMs);
+      expect(retry).toBeGreaterThanOrEqual(10_000);
+      expect(retry).toBeLessThanOrEqual(20_000);
+    }
+    expect(scripts.broken?.connections).toBe(3);
+    // A connected upstream is closed and connected again; an unknown name is no upstream.
+    const ok = await gateway.pool.reconnect("ok");
+    expect(ok).toMatchObject({ status: "connected", attempts: 0 });
+    expect(scripts.ok?.connections).toBe(2);
+    expect(gateway.pool.client("ok")).toBeDefined();
+    expect(await gateway.pool.reconnect("nope")).toBeUndefined();
+  });
+
   it("pool/slow-upstream-never-blocks-the-others", async () => {
     const { gateway } = await scriptedGateway(
       [

@@ -1,6 +1,15 @@
 /** Every upstream with its state, revision, era, transport, what it offers and its last error. */
 import { useEffect, useState } from "preact/hooks";
-import { get, type LifecycleEvent, type Prompt, type Resource, type Status, type Tool } from "../api";
+import {
+  get,
+  type LifecycleEvent,
+  type Prompt,
+  post,
+  type Resource,
+  type Status,
+  type Tool,
+  type UpstreamState,
+} from "../api";
 
 interface Counts {
   tools: number;
@@ -107,10 +116,93 @@ export function UpstreamsView(props: { events: LifecycleEvent[] }) {
                 <dd>{u.attempts}</dd>
               </dl>
               {u.error ? <p class="error">{u.error}</p> : null}
+              <UpstreamActions upstream={u} />
             </li>
           );
         })}
       </ul>
     </section>
+  );
+}
+
+/**
+ * Reconnect now (the backoff starts over), and Sign in for an upstream waiting for a user's OAuth
+ * login: the daemon starts the sign-in and answers the authorization server's page, opened here.
+ */
+function UpstreamActions(props: { upstream: UpstreamState }) {
+  const u = props.upstream;
+  const [busy, setBusy] = useState<"reconnect" | "login">();
+  const [problem, setProblem] = useState<string>();
+  const [signIn, setSignIn] = useState<string>();
+
+  const reconnect = async () => {
+    setBusy("reconnect");
+    setProblem(undefined);
+    try {
+      // What came of it the card shows: the event stream refreshes it.
+      await post<UpstreamState>(`upstreams/${encodeURIComponent(u.name)}/reconnect`, {});
+    } catch (err) {
+      setProblem((err as Error).message);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const login = async () => {
+    setBusy("login");
+    setProblem(undefined);
+    // Opened while the click still counts as the user's: a page opened after an await is a pop-up.
+    const tab = window.open("", "_blank");
+    try {
+      const { url } = await post<{ url: string }>(`upstreams/${encodeURIComponent(u.name)}/login`, {});
+      setSignIn(url);
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = url;
+      }
+    } catch (err) {
+      tab?.close();
+      setProblem((err as Error).message);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <div class="actions">
+      {u.needsLogin ? (
+        <button
+          type="button"
+          onClick={login}
+          disabled={busy !== undefined}
+          aria-label={`Sign in to ${u.name}`}
+        >
+          {busy === "login" ? "Signing in…" : "Sign in"}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        class="secondary"
+        onClick={reconnect}
+        disabled={busy !== undefined}
+        aria-label={`Reconnect ${u.name}`}
+      >
+        {busy === "reconnect" ? "Reconnecting…" : "Reconnect"}
+      </button>
+      {signIn && u.needsLogin ? (
+        <p class="muted">
+          Finish signing in on{" "}
+          <a href={signIn} target="_blank" rel="noopener noreferrer">
+            the authorization page
+          </a>
+          ; this upstream connects once you have.
+        </p>
+      ) : null}
+      {problem ? (
+        <p class="error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </div>
   );
 }

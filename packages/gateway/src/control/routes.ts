@@ -7,6 +7,7 @@ import type { ListKind } from "../catalog.js";
 import type { Gateway } from "../gateway.js";
 import type { CallContext, Peer } from "../server/peer.js";
 import { toolFilter } from "../tool-filter.js";
+import { UnknownUpstreamError } from "./unknown-upstream.js";
 
 const KINDS: Record<string, ListKind> = {
   tools: "tools",
@@ -65,6 +66,21 @@ export function builtinRoutes(gateway: Gateway, info: DaemonInfo): ControlRoute[
         const since = Number(req.query.get("since") ?? 0) || 0;
         if (req.query.get("follow") !== "1") return { events: gateway.events.since(since) };
         return follow(gateway, since, req.signal);
+      },
+    },
+    {
+      // The console's Reconnect button and `mcpx reconnect`: now, not when the backoff says.
+      method: "POST",
+      path: "upstreams/:name/reconnect",
+      handle: async (req) => {
+        const name = req.params.name ?? "";
+        const state = await gateway.pool.reconnect(name);
+        if (!state)
+          throw new UnknownUpstreamError(
+            name,
+            gateway.pool.states().map((s) => s.name),
+          );
+        return { ...state, ...eraOf(gateway, name) };
       },
     },
     {
