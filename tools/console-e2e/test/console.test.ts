@@ -48,14 +48,33 @@ describe("console", () => {
     await expect
       .poll(async () => (await page.locator(".events li em").allTextContents()).every((u) => u === "down"))
       .toBe(true);
-    await page.selectOption("#events-level", "warn");
-    const types = await page.locator(".events li strong").allTextContents();
-    expect(types.length).toBeGreaterThan(0);
-    expect(types.filter((t) => !/\.(failed|disconnected|warning|timedOut|refused|evicted)$/.test(t))).toEqual(
-      [],
-    );
-    await page.selectOption("#events-level", "");
+    await page.selectOption("#events-upstream", "");
     await screenshot(page, "events");
+    await page.close();
+  });
+
+  it("console/events-filter-by-level", async () => {
+    const page = await open("events");
+    const shown = () => page.locator(".events li").count();
+    await expect.poll(shown).toBeGreaterThan(0);
+    const all = await shown();
+    const levels = () => page.locator(".events li .level").allTextContents();
+    // Every level there is, at first; the down upstream's failures are errors.
+    expect(new Set(await levels())).toContain("info");
+    expect(new Set(await levels())).toContain("error");
+    await page.getByLabel("Level").selectOption({ label: "errors" });
+    await expect.poll(shown).toBeLessThan(all);
+    expect(new Set(await levels())).toEqual(new Set(["error"]));
+    const types = await page.locator(".events li strong").allTextContents();
+    expect(types.filter((t) => !/\.(failed|disconnected)$/.test(t))).toEqual([]);
+    // Warnings and up: no information; with the upstream filter, the down upstream's alone.
+    await page.getByLabel("Level").selectOption({ label: "warnings and errors" });
+    expect((await levels()).filter((l) => l === "info")).toEqual([]);
+    await page.getByLabel("Upstream", { exact: true }).selectOption("down");
+    expect(await shown()).toBeGreaterThan(0);
+    expect(new Set(await page.locator(".events li em").allTextContents())).toEqual(new Set(["down"]));
+    await page.getByLabel("Level").selectOption({ label: "all" });
+    await expect.poll(async () => (await levels()).includes("info")).toBe(true);
     await page.close();
   });
 
