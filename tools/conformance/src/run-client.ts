@@ -1,9 +1,9 @@
 /**
  * `pnpm conformance:client`: the client leg of the official suite against mcpx's client, through the
- * adapter (dist/client-adapter.js). Every client scenario of 0.2.0-alpha.12, and those only 0.1.16
- * names, once per revision it belongs to, one at a time.
+ * adapter (dist/client-adapter.js). Every client scenario of 0.2.0-alpha.12 and of 0.1.16, once per
+ * revision it belongs to in that version, one at a time.
  *
- *   node dist/run-client.js [--scenario <name>]… [--keep]
+ *   node dist/run-client.js [--suite-version <v>] [--scenario <name>]… [--markdown <file>] [--keep]
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -18,7 +18,12 @@ const CLIENT_TIMEOUT_MS = 20_000;
 const HARD_TIMEOUT_MS = 45_000;
 
 const { values } = parseArgs({
-  options: { scenario: { type: "string", multiple: true }, keep: { type: "boolean" } },
+  options: {
+    scenario: { type: "string", multiple: true },
+    "suite-version": { type: "string" },
+    markdown: { type: "string" },
+    keep: { type: "boolean" },
+  },
 });
 
 /** The adapter's own account of why it stopped (its last line on stderr), if it gave one. */
@@ -35,12 +40,17 @@ const code = await runLeg({
   leg: "client",
   expectedFile: path.join(PACKAGE_DIR, "expected-failures.client.yaml"),
   only: values.scenario ?? [],
+  suiteVersion: values["suite-version"],
+  markdown: values.markdown,
   keep: values.keep ?? false,
   async execute(run, outDir) {
     const args = ["client", "--command", ADAPTER, "--scenario", run.scenario.name];
     if (run.version) args.push("--spec-version", run.version);
     args.push("--timeout", String(CLIENT_TIMEOUT_MS), "-o", outDir);
-    const exec = await runSuite(run.scenario.suite, args, HARD_TIMEOUT_MS);
+    // 0.1.16 does not tell the client the revision (the alpha does, from --spec-version): the
+    // adapter is pinned to the run's revision either way, so each run is that revision's wire.
+    const env = run.version ? { MCP_CONFORMANCE_PROTOCOL_VERSION: run.version } : {};
+    const exec = await runSuite(run.scenario.suite, args, HARD_TIMEOUT_MS, env);
     return judge(exec, readChecks(outDir), HARD_TIMEOUT_MS, clientError(outDir));
   },
 });

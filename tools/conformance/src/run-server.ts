@@ -3,11 +3,11 @@
  * this process, exactly as `mcpx serve` runs it (@mcpx/daemon's serve with a config file), on
  * 127.0.0.1 at a free port with a state directory of its own, fronting one upstream: the fixture
  * (dist/fixture-server.js, the official SDK over stdio) with `namespacing: false`, so the suite finds
- * its fixtures under their own names (server-leg.ts). Every server scenario of 0.2.0-alpha.12, and
- * those only 0.1.16 names, then runs against mcpx's /mcp once per revision it belongs to, one at a
+ * its fixtures under their own names (server-leg.ts). Every server scenario of 0.2.0-alpha.12 and of
+ * 0.1.16 then runs against mcpx's /mcp once per revision it belongs to in that version, one at a
  * time, under a hard timeout; mcpx is stopped at the end.
  *
- *   node dist/run-server.js [--scenario <name>]… [--keep]
+ *   node dist/run-server.js [--suite-version <v>] [--scenario <name>]… [--markdown <file>] [--keep]
  *
  * MCPX_LOG=debug puts mcpx's debug log beside its config (mcpx.log; the directory is kept with --keep).
  */
@@ -18,14 +18,19 @@ import { parseArgs } from "node:util";
 import type { LogLevel } from "@mcpx/core";
 import { runLeg } from "./leg.js";
 import { judgeServerRun, startMcpx } from "./server-leg.js";
-import { PACKAGE_DIR, readChecks, runSuite } from "./suite.js";
+import { hasOption, PACKAGE_DIR, readChecks, runSuite } from "./suite.js";
 
 /** What the suite allows one scenario; the hard timeout is for the suite's run as a whole. */
 const SCENARIO_TIMEOUT_MS = 30_000;
 const HARD_TIMEOUT_MS = 60_000;
 
 const { values } = parseArgs({
-  options: { scenario: { type: "string", multiple: true }, keep: { type: "boolean" } },
+  options: {
+    scenario: { type: "string", multiple: true },
+    "suite-version": { type: "string" },
+    markdown: { type: "string" },
+    keep: { type: "boolean" },
+  },
 });
 
 const dir = mkdtempSync(path.join(tmpdir(), "mcpx-conformance-mcpx-"));
@@ -38,11 +43,16 @@ try {
     leg: "server",
     expectedFile: path.join(PACKAGE_DIR, "expected-failures.server.yaml"),
     only: values.scenario ?? [],
+    suiteVersion: values["suite-version"],
+    markdown: values.markdown,
     keep: values.keep ?? false,
     async execute(run, outDir) {
       const args = ["server", "--url", serving.url, "--scenario", run.scenario.name];
       if (run.version) args.push("--spec-version", run.version);
-      args.push("--timeout", String(SCENARIO_TIMEOUT_MS), "-o", outDir);
+      if (await hasOption(run.scenario.suite, "server", "--timeout")) {
+        args.push("--timeout", String(SCENARIO_TIMEOUT_MS));
+      }
+      args.push("-o", outDir);
       const exec = await runSuite(run.scenario.suite, args, HARD_TIMEOUT_MS);
       return judgeServerRun(exec, readChecks(outDir), HARD_TIMEOUT_MS);
     },

@@ -28,10 +28,13 @@ function suite(alias: string): Suite {
   return { alias, version, entry: path.join(path.dirname(manifest), "dist", "index.js") };
 }
 
-/** The alpha first: a scenario both versions name is run from it. */
+/** Both pinned versions, each run in full: the alpha, then 0.1.16. */
 export const SUITES: readonly Suite[] = [suite("conformance-alpha"), suite("conformance-stable")];
 
 export type Leg = "client" | "server";
+
+/** A revision tag (a date), as opposed to "extension" or "draft". */
+export const DATED = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface Scenario {
   name: string;
@@ -116,11 +119,53 @@ export async function listScenarios(s: Suite, leg: Leg): Promise<Scenario[]> {
   return scenarios;
 }
 
-/** The scenarios of both versions: the alpha's, then those only 0.1.16 names. */
-export async function scenariosOfBoth(leg: Leg): Promise<Scenario[]> {
-  const [alpha, stable] = await Promise.all(SUITES.map((s) => listScenarios(s, leg)));
-  const names = new Set(alpha!.map((s) => s.name));
-  return [...alpha!, ...stable!.filter((s) => !names.has(s.name))];
+/** The scenarios of one leg in every suite given, each version's own (a name both have is in both). */
+export async function scenariosOf(leg: Leg, suites: readonly Suite[] = SUITES): Promise<Scenario[]> {
+  const lists = await Promise.all(suites.map((s) => listScenarios(s, leg)));
+  return lists.flat();
+}
+
+/** The suite of a version, or a clear error naming the versions there are. */
+export function suiteOf(version: string): Suite {
+  const s = SUITES.find((x) => x.version === version);
+  if (!s)
+    throw new Error(`no suite version ${version} (the versions: ${SUITES.map((x) => x.version).join(", ")})`);
+  return s;
+}
+
+/** The revisions the suite has a requirement set for (`list --help`: "Requirement sets available: …"). */
+export async function requirementSets(s: Suite): Promise<string[]> {
+  const out = await runSuite(s, ["list", "--help"], 60_000);
+  const m = /Requirement sets available:\s*([\d\-,\s]+)/.exec(out.stdout.replace(/\s+/g, " "));
+  return m
+    ? m[1]!
+        .split(",")
+        .map((r) => r.trim())
+        .filter((r) => DATED.test(r))
+    : [];
+}
+
+/**
+ * The scenarios of one leg a revision requires, from `list --requirements <revision>` (the names
+ * under "Client scenarios" or "Server scenarios", before "Run and reported, but never scored").
+ */
+export function parseRequirements(stdout: string, leg: Leg): string[] {
+  const heading = leg === "client" ? "Client scenarios" : "Server scenarios";
+  const names: string[] = [];
+  let inSection = false;
+  for (const line of stdout.split("\n")) {
+    if (/^\S/.test(line)) inSection = line.startsWith(heading);
+    const m = inSection ? /^\s+- (\S+)\s*$/.exec(line) : null;
+    if (m) names.push(m[1]!);
+  }
+  return names;
+}
+
+export async function listRequirements(s: Suite, revision: string, leg: Leg): Promise<string[]> {
+  const out = await runSuite(s, ["list", "--requirements", revision], 60_000);
+  if (out.code !== 0)
+    throw new Error(`${s.alias} list --requirements ${revision} failed: ${out.stderr.trim()}`);
+  return parseRequirements(out.stdout, leg);
 }
 
 export interface Run {
@@ -130,8 +175,6 @@ export interface Run {
   /** The tag it is counted under: the version, or the scenario's own tag. */
   tag: string;
 }
-
-const DATED = /^\d{4}-\d{2}-\d{2}$/;
 
 /** One run per revision a scenario belongs to: each revision is its own wire (initialize or stateless). */
 export function runsOf(scenarios: readonly Scenario[]): Run[] {
@@ -209,4 +252,20 @@ export function judge(
     };
   }
   return { pass: true };
+}
+
+const helpCache = new Map<string, Promise<string>>();
+
+/**
+ * Whether `<command> --help` of a suite lists an option: 0.1.16's `server` has no `--timeout` (the
+ * alpha's has), and an unknown option is an error there, not a no-op.
+ */
+export async function hasOption(s: Suite, command: string, option: string): Promise<boolean> {
+  const key = `${s.entry} ${command}`;
+  let help = helpCache.get(key);
+  if (!help) {
+    help = runSuite(s, [command, "--help"], 60_000).then((out) => out.stdout);
+    helpCache.set(key, help);
+  }
+  return new RegExp(`(^|\\s)${option}(\\s|,|$)`, "m").test(await help);
 }

@@ -3,7 +3,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Check, type Exec, judge, runSuite, runsOf, type Scenario, SUITES } from "../src/suite.js";
+import {
+  type Check,
+  type Exec,
+  hasOption,
+  judge,
+  listRequirements,
+  requirementSets,
+  runSuite,
+  runsOf,
+  type Scenario,
+  SUITES,
+} from "../src/suite.js";
 
 const scenario = (name: string, tags: string[]): Scenario => ({ name, tags, suite: SUITES[0]! });
 const exec = (over: Partial<Exec> = {}): Exec => ({
@@ -93,4 +104,25 @@ setInterval(() => {}, 1000);`,
     };
     expect(running()).toBe(false);
   }, 20_000);
+});
+
+describe("what each pinned suite offers", () => {
+  it("conformance/requirement-sets-and-options-read-from-each-suite", async () => {
+    const [alpha, stable] = SUITES;
+    // each answer is a suite process of its own: started together, so a loaded machine waits once
+    const [alphaSets, stableSets, required, alphaTimeout, stableTimeout] = await Promise.all([
+      requirementSets(alpha!),
+      requirementSets(stable!),
+      listRequirements(alpha!, "2025-11-25", "client"),
+      hasOption(alpha!, "server", "--timeout"),
+      hasOption(stable!, "server", "--timeout"),
+    ]);
+    expect(alphaSets).toEqual(expect.arrayContaining(["2025-11-25", "2026-07-28"]));
+    expect(stableSets).toEqual([]);
+    expect(required).toContain("sse-retry");
+    expect(required).not.toContain("auth/dpop");
+    // 0.1.16's server command has no --timeout (an unknown option is an error there)
+    expect(alphaTimeout).toBe(true);
+    expect(stableTimeout).toBe(false);
+  }, 120_000);
 });
