@@ -18,6 +18,7 @@ import {
   type JSONRPCMessage,
   type Logger,
   type LoggingLevel,
+  MethodNotFoundError,
   type Negotiated,
   PluginError,
   type ProgressNotificationParams,
@@ -41,6 +42,7 @@ import { ResultCache } from "./cache.js";
 import { RequestEngine, type RequestOptions } from "./engine.js";
 import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
 import { fulfilWithin, type InputScope } from "./input-required.js";
+import { type LegacySession, LegacySubscriptions } from "./legacy-subscriptions.js";
 import { type LeftOut, listScreen, showText } from "./list-screen.js";
 import { collect, withCursor } from "./pagination.js";
 import { ListedToolHeaders } from "./param-headers.js";
@@ -95,6 +97,8 @@ export class UpstreamClient {
   #closed = false;
   readonly #cache = new ResultCache();
   readonly #subscriptions: Subscriptions;
+  /** Resource subscriptions a modern server cannot take, through a legacy session (legacy-subscriptions.ts). */
+  readonly #legacySubscriptions: LegacySubscriptions;
   /** x-mcp-header annotations of each listed tool, or why the tool was left out (none before a list). */
   #toolHeaders: ListedToolHeaders | undefined;
   #listingTools: Promise<unknown> | undefined;
@@ -172,6 +176,13 @@ export class UpstreamClient {
         ),
       warn: (message) => this.#warn(message),
       closed: () => this.#closed,
+    });
+    this.#legacySubscriptions = new LegacySubscriptions({
+      upstream: target.name,
+      open: (updated, closed) => this.#openLegacySession(updated, closed),
+      updated: (params) => this.#emit("notifications/resources/updated", params),
+      warn: (message) => this.#warn(message),
+      reopenDelay: this.settings.listenReopenDelay,
     });
   }
 
@@ -546,15 +557,63 @@ export class UpstreamClient {
     return () => set.delete(listener);
   }
 
-  /** Subscribes to a resource's updates: resources/subscribe (legacy) or the listen filter (modern). */
+  /**
+   * Subscribes to a resource's updates: resources/subscribe (legacy) or the listen filter (modern).
+   * A modern server that declares no resources.subscribe is asked through a legacy session of the
+   * same URL where that session declares it (legacy-subscriptions.ts); otherwise MethodNotFoundError.
+   */
   async subscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
-    if (this.revision.features.subscriptionsListen) this.#subscriptions.subscribe(uri);
-    else await this.request("resources/subscribe", { uri }, opts);
+    if (!this.revision.features.subscriptionsListen) {
+      await this.request("resources/subscribe", { uri }, opts);
+    } else if (this.negotiated.serverCapabilities.resources?.subscribe === true) {
+      this.#subscriptions.subscribe(uri);
+    } else if (this.#options.target.url !== undefined) {
+      await this.#legacySubscriptions.subscribe(uri);
+    } else {
+      throw new MethodNotFoundError(`upstream ${this.name} does not support resource subscriptions`);
+    }
   }
 
   async unsubscribeResource(uri: string, opts?: RequestOptions): Promise<void> {
-    if (this.revision.features.subscriptionsListen) this.#subscriptions.unsubscribe(uri);
-    else await this.request("resources/unsubscribe", { uri }, opts);
+    if (!this.revision.features.subscriptionsListen) {
+      await this.request("resources/unsubscribe", { uri }, opts);
+    } else if (this.#legacySubscriptions.uris.has(uri)) {
+      await this.#legacySubscriptions.unsubscribe(uri);
+    } else {
+      this.#subscriptions.unsubscribe(uri);
+    }
+  }
+
+  /** The URIs subscribed through the legacy session of a modern connection (for tests and status). */
+  get legacySubscriptions(): ReadonlySet<string> {
+    return this.#legacySubscriptions.uris;
+  }
+
+  /** A connection of the newest legacy revision to the same upstream, for subscriptions only. */
+  async #openLegacySession(
+    updated: (params: JSONObject) => void,
+    closed: () => void,
+  ): Promise<LegacySession> {
+    const legacy = this.#env.registry.revisions("legacy")[0];
+    if (!legacy) throw new MethodNotFoundError(`upstream ${this.name}: no legacy revision is installed`);
+    const { handlers: _none, logLevel: _unasked, ...options } = this.#options;
+    const client = await UpstreamClient.connect({ ...options, revision: legacy.version });
+    if (this.#closed) {
+      await client.close();
+      throw new ConnectionClosedError(`upstream ${this.name}: connection closed`);
+    }
+    client.onNotification("notifications/resources/updated", (params) => updated(params));
+    client.onClose(() => closed());
+    this.#log.info("resource subscriptions go through a legacy session", {
+      revision: client.negotiated.version,
+    });
+    return {
+      version: client.negotiated.version,
+      subscribes: () => client.negotiated.serverCapabilities.resources?.subscribe === true,
+      subscribe: (uri) => client.subscribeResource(uri),
+      unsubscribe: (uri) => client.unsubscribeResource(uri),
+      close: () => client.close(),
+    };
   }
 
   /** The open subscriptions/listen request's id (modern), for tests and diagnostics. */
@@ -575,9 +634,10 @@ export class UpstreamClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#subscriptions.stop();
+    const legacy = this.#legacySubscriptions.close();
     this.#engine.close(new ConnectionClosedError(`upstream ${this.name}: connection closed`));
     this.#serverRequests.abortAll();
-    await this.transport.close();
+    await Promise.all([legacy, this.transport.close()]);
   }
 
   #onMessage(msg: JSONRPCMessage, meta: FrameMeta): void {

@@ -96,7 +96,10 @@ export class ResourceSubscriptions {
 }
 
 async function upstreamSubscribe(client: UpstreamClient, uri: string): Promise<void> {
-  if (client.negotiated.serverCapabilities.resources?.subscribe !== true) {
+  // A modern upstream without resources.subscribe may still take it through a legacy session: the
+  // client decides, and refuses with MethodNotFoundError when it cannot.
+  const modern = client.revision.features.subscriptionsListen;
+  if (!modern && client.negotiated.serverCapabilities.resources?.subscribe !== true) {
     throw new MethodNotFoundError(`upstream ${client.name} does not support resource subscriptions`);
   }
   await client.subscribeResource(uri);

@@ -1,6 +1,6 @@
 /**
- * One Streamable HTTP upstream. Every frame is its own POST; the answer is a JSON body (one message
- * or a batch), an SSE stream, or 202. What differs by revision reaches it through `negotiated`:
+ * One Streamable HTTP upstream. Every frame is its own POST; the answer is a JSON body (one message,
+ * a batch, or JSON lines), an SSE stream, or 202. What differs by revision reaches it through `negotiated`:
  * sessions, the standalone GET stream, resumption. It never interprets a frame beyond its id.
  */
 import {
@@ -20,19 +20,18 @@ import {
   type UpstreamTarget,
 } from "@mcpx/core";
 import {
-  type BoundedText,
   discard,
   type HttpAnswer,
   HttpClient,
   header,
-  readBounded,
   readText,
   sendWithCredentials,
   where,
 } from "@mcpx/http";
 import { parseQuietly } from "./error-body.js";
-import { answers, readFrames } from "./frames.js";
+import { answers } from "./frames.js";
 import { GetStream } from "./get-stream.js";
+import { type JsonBodyEnd, readJsonBody } from "./json-body.js";
 import { followResponseStream } from "./resumption.js";
 import { mergeHeaders, SESSION_HEADER, Session } from "./session.js";
 
@@ -152,37 +151,59 @@ export class StreamableHttpTransport implements Transport {
     this.#deliverPost(messages, requestId);
   }
 
+  /**
+   * A JSON body: one message, or JSON lines delivered in order as they arrive (json-body.ts). The
+   * request is answered by its line; a line that cannot be read is skipped, logged by its number,
+   * and named again when the request goes unanswered.
+   */
   async #jsonBody(res: HttpAnswer, requestId: RequestId | undefined, signal: AbortSignal): Promise<void> {
     const limit = this.#ctx.settings.maxFrameBytes;
-    let body: BoundedText;
+    const upstream = this.#target.name;
+    let answered = false;
+    let skipped: string | undefined;
+    let end: JsonBodyEnd;
     try {
-      body = await readBounded(res.body, limit, header(res.headers, "content-length"));
+      end = await readJsonBody(res.body, limit, header(res.headers, "content-length"), {
+        deliver: (messages) => {
+          if (answers(messages, requestId)) answered = true;
+          this.#deliverPost(messages, requestId);
+        },
+        unreadable: (line, err) => {
+          const what = line === 0 ? "a JSON body" : `line ${line} of a JSON body`;
+          skipped ??= `${what} could not be read: ${err.message}`;
+          this.#ctx.log.warn(
+            `upstream ${upstream} sent ${what} that mcpx cannot read; skipped: ${err.message}`,
+            {
+              upstream,
+            },
+          );
+        },
+      });
     } catch (err) {
       if (signal.aborted) throw this.#aborted();
       throw new ConnectionClosedError(
-        `upstream ${this.#target.name}: reading the answer of POST ${where(this.#url)} failed: ${(err as Error).message}`,
+        `upstream ${upstream}: reading the answer of POST ${where(this.#url)} failed: ${(err as Error).message}`,
       );
     }
-    if (body.cut) {
+    if (end.cut) {
       // Read no further than the limit (or not at all, on its Content-Length): the POST's request fails.
-      const size = body.declared ?? limit;
+      const size = end.declared ?? limit;
       const error = new FrameTooLargeError(
-        this.#target.name,
-        { what: "a JSON body", size, atLeast: body.declared === undefined },
+        upstream,
+        { what: "a JSON body", size, atLeast: end.declared === undefined },
         limit,
       );
-      this.#ctx.log.warn(error.message, { upstream: this.#target.name, maxFrameBytes: limit });
-      throw error;
+      this.#ctx.log.warn(error.message, { upstream, maxFrameBytes: limit });
+      if (!answered) throw error;
+      return;
     }
-    const messages = readFrames(body.text, this.#ctx.log, this.#target.name, "a JSON body");
-    this.#deliverPost(messages, requestId);
-    if (requestId !== undefined && !answers(messages, requestId)) {
+    if (requestId !== undefined && !answered) {
       // A request is answered on its own POST or not at all (a legacy server answers 202 only to
       // notifications and responses): say so now rather than at the deadline.
       this.#ctx.sink.requestFailed(
         requestId,
         new ConnectionClosedError(
-          `upstream ${this.#target.name}: POST ${where(this.#url)} answered HTTP ${res.status} without the response to request ${requestId}`,
+          `upstream ${upstream}: POST ${where(this.#url)} answered HTTP ${res.status} without the response to request ${requestId}${skipped ? ` (${skipped})` : ""}`,
         ),
       );
     }

@@ -1,7 +1,8 @@
 /**
- * The server leg's own pieces: the config mcpx serves the leg with (the fixture upstream with its
- * own names, loopback, a free port, a state directory of its own), mcpx started from it as
- * `mcpx serve` starts (and ready once it lists the fixture's tools), and the verdict on one run.
+ * The server leg's own pieces: the config mcpx serves the leg with (one upstream, our fixture or the
+ * suite's reference server, with its own names; loopback, a free port, a state directory of its
+ * own), mcpx started from it as `mcpx serve` starts (and ready once it lists the upstream's tools),
+ * and the verdict on one run.
  */
 import { appendFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -9,26 +10,33 @@ import type { LogLevel } from "@mcpx/core";
 import { type Serving, serve } from "@mcpx/daemon";
 import { type Check, type Exec, judge, PACKAGE_DIR, type Verdict } from "./suite.js";
 
-/** How long mcpx may take to have the fixture connected and listed. */
+/** How long mcpx may take to have the upstream connected and listed. */
 const READY_TIMEOUT_MS = 30_000;
-/** The fixture tool mcpx must list before the leg starts. */
+/** The tool (of either upstream) mcpx must list before the leg starts. */
 const PROBE_TOOL = "test_simple_text";
 
-/** The config of the leg: the fixture upstream under its own names, on 127.0.0.1 at a free port. */
-export function legConfig(stateDir: string, fixture = path.join(PACKAGE_DIR, "dist", "fixture-server.js")) {
+/** The upstream mcpx fronts: our fixture over stdio, or the reference server at its URL. */
+export type Upstream = { command: string; args: string[] } | { url: string };
+
+/** Our fixture (dist/fixture-server.js) run by this Node. */
+export const fixtureUpstream = (fixture = path.join(PACKAGE_DIR, "dist", "fixture-server.js")): Upstream => ({
+  command: process.execPath,
+  args: [fixture],
+});
+
+/** The config of the leg: the upstream under its own names, mcpx on 127.0.0.1 at a free port. */
+export function legConfig(stateDir: string, upstream: Upstream = fixtureUpstream()) {
   return {
-    servers: {
-      conformance: { command: process.execPath, args: [fixture], namespacing: false },
-    },
+    servers: { conformance: { ...upstream, namespacing: false } },
     listen: { host: "127.0.0.1", port: 0 },
     stateDir,
   };
 }
 
-/** mcpx serving the leg's config (written to `dir`), with the fixture connected and its tools listed. */
-export async function startMcpx(dir: string, logLevel?: LogLevel): Promise<Serving> {
+/** mcpx serving the leg's config (written to `dir`), with the upstream connected and its tools listed. */
+export async function startMcpx(dir: string, upstream: Upstream, logLevel?: LogLevel): Promise<Serving> {
   const configFile = path.join(dir, "mcpx.json");
-  writeFileSync(configFile, JSON.stringify(legConfig(path.join(dir, "state")), null, 2));
+  writeFileSync(configFile, JSON.stringify(legConfig(path.join(dir, "state"), upstream), null, 2));
   const logFile = path.join(dir, "mcpx.log");
   const serving = await serve({
     configFile,
@@ -42,7 +50,7 @@ export async function startMcpx(dir: string, logLevel?: LogLevel): Promise<Servi
     if (Date.now() > deadline) {
       await serving.stop();
       throw new Error(
-        `mcpx did not list the fixture's ${PROBE_TOOL} within ${READY_TIMEOUT_MS / 1000}s (log: ${logFile})`,
+        `mcpx did not list the upstream's ${PROBE_TOOL} within ${READY_TIMEOUT_MS / 1000}s (log: ${logFile})`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

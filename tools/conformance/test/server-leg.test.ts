@@ -1,6 +1,7 @@
 /** The server leg's config and verdict: what `pnpm conformance:server` serves and counts as a pass. */
 import { describe, expect, it } from "vitest";
-import { judgeServerRun, legConfig } from "../src/server-leg.js";
+import { referenceServerDir } from "../src/reference-server.js";
+import { fixtureUpstream, judgeServerRun, legConfig } from "../src/server-leg.js";
 import type { Check, Exec } from "../src/suite.js";
 
 const exec = (over: Partial<Exec> = {}): Exec => ({
@@ -19,7 +20,7 @@ const check = (id: string, status: Check["status"], errorMessage?: string): Chec
 
 describe("server leg", () => {
   it("server-leg/fixture-under-its-own-names-on-loopback", () => {
-    const config = legConfig("/tmp/state", "/x/fixture-server.js");
+    const config = legConfig("/tmp/state", fixtureUpstream("/x/fixture-server.js"));
     expect(config.servers.conformance).toEqual({
       command: process.execPath,
       args: ["/x/fixture-server.js"],
@@ -27,6 +28,23 @@ describe("server leg", () => {
     });
     expect(config.listen).toEqual({ host: "127.0.0.1", port: 0 });
     expect(config.stateDir).toBe("/tmp/state");
+  });
+
+  it("server-leg/reference-server-by-url-under-its-own-names", () => {
+    const config = legConfig("/tmp/state", { url: "http://127.0.0.1:4000/mcp" });
+    expect(config.servers.conformance).toEqual({ url: "http://127.0.0.1:4000/mcp", namespacing: false });
+    expect(config.listen).toEqual({ host: "127.0.0.1", port: 0 });
+  });
+
+  it("server-leg/reference-server-found-beside-the-repo-or-where-the-env-says", () => {
+    expect(referenceServerDir({}, "/w/main")).toBe("/w/shared/peers/conformance-reference-server");
+    expect(referenceServerDir({ MCPX_REFERENCE_SERVER_DIR: "/elsewhere/ref" }, "/w/main")).toBe(
+      "/elsewhere/ref",
+    );
+    // a relative override is the repository's
+    expect(referenceServerDir({ MCPX_REFERENCE_SERVER_DIR: "peers/ref" }, "/w/main")).toBe(
+      "/w/main/peers/ref",
+    );
   });
 
   it("server-leg/a-check-of-the-scenarios-own-must-succeed", () => {

@@ -1,4 +1,4 @@
-import { MetaKey } from "@mcpx/core";
+import { MetaKey, MethodNotFoundError } from "@mcpx/core";
 import { endListen, listenNotify } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import { settings, stdioCase, until } from "../src/index.js";
@@ -40,7 +40,8 @@ describe("2026-07-28 subscriptions/listen over stdio", () => {
       capabilities: { tools: { listChanged: true }, resources: {} },
     });
     const c2 = await other.connect();
-    await c2.subscribeResource("file:///b.txt");
+    // refused (over stdio no legacy session is tried: it would be another process)
+    await expect(c2.subscribeResource("file:///b.txt")).rejects.toBeInstanceOf(MethodNotFoundError);
     await new Promise((r) => setTimeout(r, 100));
     // …and the stream is not replaced for it
     expect(other.server.frames("subscriptions/listen").map((f) => f.params?.notifications)).toEqual([

@@ -59,6 +59,8 @@ export interface RawAnswer {
   contentType?: string;
   body?: string | ((frames: Frame[]) => string);
   headers?: Record<string, string>;
+  /** Write the body and leave the answer open (a stream that lasts until the client or close() ends it). */
+  open?: boolean;
 }
 
 type Match = (r: HttpRecord) => boolean;
@@ -271,7 +273,9 @@ export async function httpScript(
     rec.status = raw.status;
     const headers: Record<string, string> = { ...raw.headers };
     if (raw.contentType) headers["Content-Type"] = raw.contentType;
-    res.writeHead(raw.status, headers).end(body);
+    res.writeHead(raw.status, headers);
+    if (raw.open) res.write(body);
+    else res.end(body);
   }
 
   const http = createServer((req, res) => {
