@@ -309,7 +309,7 @@ export class UpstreamClient {
   async request(method: string, params?: JSONObject, opts: RequestOptions = {}): Promise<Result> {
     const cacheKey = ResultCache.key(method, params);
     const auth = opts.authContext ?? "";
-    if (cacheKey) {
+    if (cacheKey && !opts.refresh) {
       const hit = this.#cache.get(cacheKey, auth);
       if (hit) return hit;
     }
@@ -322,6 +322,12 @@ export class UpstreamClient {
     // part of the key: it is never cached, whatever ttlMs it carries.
     if (cacheKey && !rounds.retried) this.#cache.set(cacheKey, method, params, result, auth);
     return result;
+  }
+
+  /** Whether `request(method, params)` would be answered from the cache now (for this caller). */
+  isCached(method: string, params: JSONObject | undefined, authContext = ""): boolean {
+    const key = ResultCache.key(method, params);
+    return key !== undefined && this.#cache.get(key, authContext) !== undefined;
   }
 
   /**

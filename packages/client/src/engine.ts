@@ -61,6 +61,8 @@ export interface RequestOptions {
    * request); the connection's otherwise. Ignored by revisions that declare once, at initialize.
    */
   capabilities?: ClientCapabilities;
+  /** Asks the server again even where a cached result is fresh (a cached copy that failed a check). */
+  refresh?: boolean;
 }
 
 interface Pending {

@@ -30,4 +30,7 @@ export { collect, MAX_PAGES, pages } from "./pagination.js";
 export { ListedToolHeaders } from "./param-headers.js";
 export { type HandshakeOptions, isModernError, probeEra } from "./probe.js";
 export { resultKind } from "./results.js";
+export { type InvalidSkillEntry, partitionEntries } from "./skill-entries.js";
+export { frontmatterDifferences, parseSkillMarkdown, type SkillMarkdown } from "./skill-frontmatter.js";
+export { type LoadedSkill, type SkillFile, type SkillListing, SkillsClient } from "./skills.js";
 export { type SubscriptionFilter, Subscriptions } from "./subscriptions.js";

@@ -59,6 +59,12 @@ export const ErrorCode = {
   AuthorizationFailed: -31004,
   /** An upstream still refuses with insufficient_scope after the step-ups allowed. */
   InsufficientScope: -31005,
+  /**
+   * A skill file (SEP-2640 skills extension) failed verification against its skill entry: unlisted,
+   * wrong size, wrong digest, or a SKILL.md whose frontmatter differs from the entry's. The SEP
+   * defines no code for it: it is the host's refusal, not a wire error.
+   */
+  SkillVerification: -31020,
 } as const;
 
 export abstract class McpxError extends Error {
@@ -317,6 +323,32 @@ export class UpstreamUnavailableError extends LocalError {
 }
 
 /** A URL the peer named is on another origin than the one configured (HTTP+SSE endpoint, redirect). */
+/** Why a skill file failed verification (SEP-2640 §Integrity and verification). */
+export type SkillVerificationReason = "unlisted" | "size" | "digest" | "frontmatter";
+
+/**
+ * A skill file failed verification against its skill entry. The host must not use the file, and
+ * for a SKILL.md must not load the skill (SEP-2640 §Integrity and verification).
+ */
+export class SkillVerificationError extends LocalError {
+  readonly code = ErrorCode.SkillVerification;
+  readonly reason: SkillVerificationReason;
+  readonly uri: string;
+  /** For `frontmatter`: one line per differing field. */
+  readonly differences: readonly string[];
+  constructor(
+    reason: SkillVerificationReason,
+    uri: string,
+    message: string,
+    differences: readonly string[] = [],
+  ) {
+    super(message, { reason, uri, differences: [...differences] });
+    this.reason = reason;
+    this.uri = uri;
+    this.differences = differences;
+  }
+}
+
 export class ForeignOriginError extends LocalError {
   readonly code = ErrorCode.ForeignOrigin;
 }

@@ -45,6 +45,8 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   SessionExpiredError,
+  SkillVerificationError,
+  type SkillVerificationReason,
   UnsupportedProtocolVersionError,
   UnsupportedVersionError,
   UpstreamUnavailableError,
@@ -173,6 +175,18 @@ export {
   wireError,
 } from "./server-facet.js";
 export { DEFAULT_UPSTREAM_SETTINGS, type UpstreamSettings } from "./settings.js";
+export {
+  DIRECTORY_MIME_TYPE,
+  SKILL_MANIFEST,
+  SKILLS_EXTENSION,
+  type Skill,
+  type SkillFrontmatter,
+  type SkillResourceEntry,
+  type SkillsCapability,
+  SkillsMethod,
+  skillRoot,
+  skillsCapabilityOf,
+} from "./skills.js";
 export { forTerminal, oneLine } from "./terminal-text.js";
 export {
   type FrameMeta,

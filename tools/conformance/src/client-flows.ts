@@ -3,8 +3,8 @@
  * source: which tools to call and with what. Only calls of UpstreamClient's public methods; the
  * frames, headers, retries and answers are mcpx's own. A scenario not named here lists the tools.
  */
-import type { UpstreamClient } from "@mcpx/client";
-import type { JSONObject, Tool } from "@mcpx/core";
+import { SkillsClient, type UpstreamClient } from "@mcpx/client";
+import { type JSONObject, SkillVerificationError, type Tool } from "@mcpx/core";
 
 export type Flow = (client: UpstreamClient, context: JSONObject) => Promise<void>;
 
@@ -63,6 +63,29 @@ const echoSchema: Flow = async (client) => {
   await client.callTool("json_schema_echo", { schema: focal.inputSchema as JSONObject });
 };
 
+/** What a host shows before anyone picks a skill: the listing, and no file of any skill. */
+const listSkills: Flow = async (client) => {
+  await new SkillsClient(client).list();
+};
+
+/**
+ * A user picks each listed skill: its SKILL.md is loaded (verified), then its other files are read
+ * as the skill needs them. A skill that fails verification is refused, and nothing more of it read.
+ */
+const useSkills: Flow = async (client) => {
+  const skills = new SkillsClient(client);
+  for (const skill of (await skills.list()).skills) {
+    try {
+      await skills.load(skill);
+      const files = skill.resources === "dynamic" ? [] : skill.resources.filter((r) => r.uri !== skill.uri);
+      for (const file of files) await skills.read(skill, file.uri);
+    } catch (err) {
+      if (!(err instanceof SkillVerificationError)) throw err;
+      process.stderr.write(`refused the skill ${skill.uri}: ${err.message}\n`);
+    }
+  }
+};
+
 const flows: Record<string, Flow> = {
   tools_call: callEveryTool,
   "elicitation-sep1034-client-defaults": callEveryTool,
@@ -73,6 +96,10 @@ const flows: Record<string, Flow> = {
   "http-custom-headers": callToolsFromContext,
   "http-invalid-tool-headers": callEveryTool,
   "json-schema-2020-12-preservation": echoSchema,
+  "sep-2640-client-no-prefetch": listSkills,
+  "sep-2640-client-verify-digest": useSkills,
+  "sep-2640-client-verify-size": useSkills,
+  "sep-2640-client-verify-frontmatter": useSkills,
 };
 
 /**
