@@ -1,9 +1,11 @@
+export { type ConfigDiff, diffConfig, isEmptyDiff, RESTART_ONLY_KEYS, type ServerChange } from "./diff.js";
 export { type Expansion, expandEnv } from "./env.js";
 export * from "./import/index.js";
 export { JsonSyntaxError, parseJson } from "./json.js";
 export { type ListenOnly, loadListen } from "./listen.js";
 export {
   DEFAULT_LISTEN,
+  DEFAULT_RELOAD,
   defaultStateDir,
   type Env,
   type LoadOptions,

@@ -42,6 +42,8 @@ export const DEFAULT_LISTEN = Object.freeze({
   maxConnections: 1000,
   sessions: Object.freeze({ max: 1000, perClient: 100, idleTimeout: 1_800_000, handshakeTimeout: 10_000 }),
 });
+export const DEFAULT_RELOAD = Object.freeze({ watch: true, debounce: 200, grace: 10_000 });
+
 /**
  * Where era records live when the config names no `stateDir` (XDG Base Directory): $XDG_STATE_HOME/mcpx,
  * or ~/.local/state/mcpx when XDG_STATE_HOME is unset, empty or relative (the spec says to ignore a
@@ -174,6 +176,8 @@ function normalise(
     stateDir: file.stateDir === undefined ? defaultStateDir(env) : path.resolve(configDir, file.stateDir),
     console: file.console ?? true,
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
+    reload: { ...DEFAULT_RELOAD, ...file.reload },
+    readiness: { require: file.readiness?.require ?? "all" },
     // Each in every form a server may echo it in (JSON-escaped, percent-encoded), worked out once here.
     secrets: expandSecrets(secrets),
   };

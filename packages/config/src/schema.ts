@@ -283,6 +283,39 @@ export const configSchema = {
       description:
         "Serve the web console at / of the listen address (same checks as the MCP endpoint); false turns it off",
     },
+    reload: {
+      type: "object",
+      additionalProperties: false,
+      description:
+        "How `mcpx serve` takes a changed config without a restart (on SIGHUP, `mcpx reload`, POST /.mcpx/reload, and when the file changes)",
+      properties: {
+        watch: { type: "boolean", default: true, description: "Reload when the config file changes" },
+        debounce: ms(
+          "How long the file must stay unchanged before it is reloaded (editors write in steps)",
+          200,
+        ),
+        grace: ms(
+          "How long the calls in flight of a removed or changed upstream get to finish before they fail and its connection closes",
+          10_000,
+        ),
+      },
+    },
+    readiness: {
+      type: "object",
+      additionalProperties: false,
+      description: "When GET /.mcpx/ready answers 200 (503 otherwise)",
+      properties: {
+        require: {
+          description:
+            '"all" enabled upstreams connected (the default), "any" one of them, or the names of those that must be',
+          oneOf: [
+            { enum: ["all", "any"] },
+            { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+          ],
+          default: "all",
+        },
+      },
+    },
     log: {
       type: "object",
       additionalProperties: false,

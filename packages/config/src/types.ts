@@ -51,7 +51,21 @@ export interface McpxConfigFile {
   /** The web console at / of the listen address (default true). */
   console?: boolean;
   log?: { level?: LogLevel; json?: boolean };
+  reload?: Partial<ReloadConfig>;
+  readiness?: { require?: ReadinessRule };
 }
+
+/** How `mcpx serve` reloads its config (milliseconds for the durations). */
+export interface ReloadConfig {
+  /** Reload when the file changes. */
+  watch: boolean;
+  debounce: number;
+  /** How long a removed or changed upstream's calls in flight get to finish. */
+  grace: number;
+}
+
+/** Which enabled upstreams must be connected for /.mcpx/ready to answer 200. */
+export type ReadinessRule = "all" | "any" | string[];
 
 /** `{ type, ...the scheme's own keys }`. */
 export interface AuthConfig extends JSONObject {
@@ -150,6 +164,8 @@ export interface McpxConfig {
   /** Whether `mcpx serve` serves the web console at / (default true). */
   console: boolean;
   log: { level: LogLevel; json: boolean };
+  reload: ReloadConfig;
+  readiness: { require: ReadinessRule };
   /**
    * Values never to log or print: every `${env:...}` expansion, every string in an `auth` object
    * (but its `type`), every value of a server's `env`, and `listen.token`; each in every form a

@@ -107,5 +107,19 @@ function crossKeyProblems(data: unknown): string[] {
       namespaces.set(namespace, name);
     }
   }
+  problems.push(...readinessProblems(data, servers));
   return problems;
+}
+
+/** A readiness rule that names a server the config does not have would never hold. */
+function readinessProblems(data: Record<string, unknown>, servers: Record<string, unknown>): string[] {
+  const rule = isObject(data.readiness) ? data.readiness.require : undefined;
+  if (!Array.isArray(rule)) return [];
+  return rule.flatMap((name, i) =>
+    typeof name === "string" && !Object.hasOwn(servers, name)
+      ? [
+          `${formatKeyPath(["readiness", "require", String(i)])}: ${JSON.stringify(name)} is not a server of this config`,
+        ]
+      : [],
+  );
 }
