@@ -14,6 +14,7 @@ import {
   type HostHooks,
   type Implementation,
   InvalidResultError,
+  isCreateTaskResult,
   type JSONObject,
   type JSONRPCMessage,
   type Logger,
@@ -36,12 +37,13 @@ import {
   type UpstreamSettings,
   type UpstreamTarget,
   withKey,
+  withTasksDeclared,
 } from "@mcpx/core";
 import { redactError } from "@mcpx/host";
 import { ResultCache } from "./cache.js";
 import { RequestEngine, type RequestOptions } from "./engine.js";
 import { type ClientHandlers, installedHandlers, NO_HANDLERS } from "./handlers.js";
-import { fulfilWithin, type InputScope } from "./input-required.js";
+import { fulfilInputRequests, fulfilWithin, type InputScope } from "./input-required.js";
 import { type LegacySession, LegacySubscriptions } from "./legacy-subscriptions.js";
 import { type LeftOut, listScreen, showText } from "./list-screen.js";
 import { collect, withCursor } from "./pagination.js";
@@ -51,6 +53,7 @@ import { resultKind } from "./results.js";
 import { ServerRequests } from "./server-requests.js";
 import { Subscriptions } from "./subscriptions.js";
 import { targetRedactor } from "./target-redactor.js";
+import { type FollowTaskOptions, followTask, type TaskPoller } from "./tasks.js";
 
 export const MCPX_CLIENT_INFO: Implementation = { name: "mcpx", version: "0.1.0" };
 
@@ -307,6 +310,13 @@ export class UpstreamClient {
    * those keys sent to it: the result is returned as it came, recognisably not complete.
    */
   async request(method: string, params?: JSONObject, opts: RequestOptions = {}): Promise<Result> {
+    // The tasks extension is declared per request, where capabilities travel with each one.
+    if (opts.tasks && !this.revision.features.initialize) {
+      opts = {
+        ...opts,
+        capabilities: withTasksDeclared(opts.capabilities ?? this.#engine.info.capabilities),
+      };
+    }
     const cacheKey = ResultCache.key(method, params);
     const auth = opts.authContext ?? "";
     if (cacheKey && !opts.refresh) {
@@ -414,7 +424,8 @@ export class UpstreamClient {
     for (let round = 0; ; round++) {
       if (round > 0) trace.retried = true;
       const result = await this.#send(method, current, roundOpts);
-      if (resultKind(method, result) === "complete" || !this.revision.features.inputRequired) return result;
+      const kind = resultKind(method, result, opts.tasks === true);
+      if (kind !== "input_required" || !this.revision.features.inputRequired) return result;
       if (round + 1 >= this.settings.maxInputRounds) {
         throw new InvalidResultError(`${method}: the server still asked for input after ${round + 1} rounds`);
       }
@@ -521,6 +532,71 @@ export class UpstreamClient {
 
   listResourceTemplates(opts?: RequestOptions) {
     return this.list("resources/templates/list", "resourceTemplates", undefined, opts);
+  }
+
+  /**
+   * tasks/get, tasks/update and tasks/cancel on this connection, each declaring the tasks extension
+   * (the server refuses them otherwise): what followTask polls.
+   */
+  taskPoller(opts: RequestOptions = {}): TaskPoller {
+    const withSignal = (signal?: AbortSignal): RequestOptions => ({
+      ...opts,
+      tasks: true,
+      ...(signal ? { signal } : {}),
+    });
+    return {
+      get: (taskId, signal) => this.request("tasks/get", { taskId }, withSignal(signal)),
+      update: (taskId, inputResponses, signal) =>
+        this.request("tasks/update", { taskId, inputResponses }, withSignal(signal)),
+      cancel: (taskId) => this.request("tasks/cancel", { taskId }, withSignal()),
+    };
+  }
+
+  /** A task's input requests, answered by this connection's handlers (as an input_required round's). */
+  answerInputRequests(
+    inputRequests: Record<string, JSONObject>,
+    related: { method: string; params?: JSONObject },
+    opts: { signal?: AbortSignal; context?: unknown } = {},
+  ): Promise<Record<string, JSONObject>> {
+    return fulfilInputRequests(inputRequests, {
+      upstream: this.name,
+      handlers: this.#handlers,
+      hooks: this.#env.hooks,
+      revision: this.revision,
+      version: this.#engine.info.version,
+      signal: opts.signal ?? new AbortController().signal,
+      related,
+      ...(opts.context === undefined ? {} : { caller: opts.context }),
+    });
+  }
+
+  /**
+   * A tool's result, following a task to it: the call declares the tasks extension, and a
+   * CreateTaskResult is polled (followTask) until the task ends; its input requests are answered by
+   * this connection's handlers.
+   */
+  async callToolFollowing(
+    name: string,
+    args?: JSONObject,
+    opts: RequestOptions & { follow?: Omit<FollowTaskOptions, "signal" | "answer"> } = {},
+  ): Promise<Result> {
+    const { follow, ...requestOpts } = opts;
+    const params = args === undefined ? { name } : { name, arguments: args };
+    const first = await this.request("tools/call", params, { ...requestOpts, tasks: true });
+    if (!isCreateTaskResult(first)) return first;
+    return followTask(this.taskPoller(requestOpts), first, {
+      ...follow,
+      ...(requestOpts.signal ? { signal: requestOpts.signal } : {}),
+      answer: (inputRequests) =>
+        this.answerInputRequests(
+          inputRequests,
+          { method: "tools/call", params },
+          {
+            ...(requestOpts.signal ? { signal: requestOpts.signal } : {}),
+            ...(requestOpts.context === undefined ? {} : { context: requestOpts.context }),
+          },
+        ),
+    });
   }
 
   callTool(name: string, args?: JSONObject, opts?: RequestOptions): Promise<Result> {

@@ -63,6 +63,12 @@ export interface RequestOptions {
   capabilities?: ClientCapabilities;
   /** Asks the server again even where a cached result is fresh (a cached copy that failed a check). */
   refresh?: boolean;
+  /**
+   * The caller takes a CreateTaskResult (tasks extension, SEP-2663): the request declares the
+   * extension (modern revisions) and a `resultType: "task"` answer is returned as it came, for the
+   * caller to follow (followTask). Without it a task answer is an InvalidResultError.
+   */
+  tasks?: boolean;
 }
 
 interface Pending {

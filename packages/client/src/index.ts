@@ -34,3 +34,9 @@ export { type InvalidSkillEntry, partitionEntries } from "./skill-entries.js";
 export { frontmatterDifferences, parseSkillMarkdown, type SkillMarkdown } from "./skill-frontmatter.js";
 export { type LoadedSkill, type SkillFile, type SkillListing, SkillsClient } from "./skills.js";
 export { type SubscriptionFilter, Subscriptions } from "./subscriptions.js";
+export {
+  DEFAULT_POLL_INTERVAL_MS,
+  type FollowTaskOptions,
+  followTask,
+  type TaskPoller,
+} from "./tasks.js";

@@ -187,6 +187,19 @@ export {
   skillRoot,
   skillsCapabilityOf,
 } from "./skills.js";
+export {
+  type DetailedTask,
+  declaresTasks,
+  isCreateTaskResult,
+  isTerminalTaskStatus,
+  TASK_METHODS,
+  TASKS_EXTENSION,
+  TASKS_REQUIRED_DATA,
+  type Task,
+  type TaskStatus,
+  TERMINAL_TASK_STATUSES,
+  withTasksDeclared,
+} from "./tasks.js";
 export { forTerminal, oneLine } from "./terminal-text.js";
 export {
   type FrameMeta,

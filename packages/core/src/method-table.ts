@@ -16,7 +16,7 @@ export interface MethodSpec {
    * value mirrored into Mcp-Name where the revision mirrors headers, and what an input_required
    * round is bound to where the revision has them.
    */
-  readonly names?: "name" | "uri";
+  readonly names?: "name" | "uri" | "taskId";
 }
 
 export interface MethodTable {

@@ -24,6 +24,7 @@ import { InputBridge } from "./input-bridge.js";
 import { page } from "./paging.js";
 import type { CallContext } from "./server/peer.js";
 import type { ResourceSubscriptions } from "./subscriptions.js";
+import { TaskRelay } from "./task-relay.js";
 
 const LISTS: Record<string, ListKind> = {
   "tools/list": "tools",
@@ -48,6 +49,8 @@ export interface DispatcherOptions {
   inputTtlMs?: number;
   /** An upstream's state, to say why a name it owns cannot be reached (asked when no route is found). */
   upstreamState?: (server: string) => { status: string; error?: string } | undefined;
+  /** An upstream's connection by server name: where a relayed task's tasks/* requests go. */
+  upstreamClient?: (server: string) => UpstreamClient | undefined;
 }
 
 export class Dispatcher {
@@ -59,6 +62,8 @@ export class Dispatcher {
   readonly #perCaller: boolean;
   readonly #bridge: InputBridge;
   readonly #upstreamState: DispatcherOptions["upstreamState"];
+  /** Tasks (SEP-2663) relayed to the upstreams that own them. */
+  readonly tasks: TaskRelay;
 
   constructor(
     catalog: Catalog,
@@ -75,6 +80,8 @@ export class Dispatcher {
       [...opts.handlers.elicitation, ...opts.handlers.sampling].some((h) => h.canAnswer !== undefined);
     this.#bridge = new InputBridge(opts.inputTtlMs === undefined ? {} : { ttlMs: opts.inputTtlMs });
     this.#upstreamState = opts.upstreamState;
+    const upstreamClient = opts.upstreamClient;
+    this.tasks = new TaskRelay((server) => upstreamClient?.(server));
   }
 
   /** Calls of modern clients waiting for their retry (between input_required rounds). */
@@ -93,6 +100,7 @@ export class Dispatcher {
     return (
       Object.hasOwn(LISTS, method) ||
       Object.hasOwn(ROUTED, method) ||
+      TaskRelay.handles(method) ||
       method === "resources/subscribe" ||
       method === "resources/unsubscribe"
     );
@@ -101,13 +109,16 @@ export class Dispatcher {
   async handle(method: string, params: JSONObject, ctx: CallContext): Promise<Result> {
     const kind = Object.hasOwn(LISTS, method) ? LISTS[method] : undefined;
     if (kind) return page(await this.#catalog.list(kind), kind, params.cursor, this.#pageSize);
+    // A task's requests name the task, not a tool: no input_required rounds of mcpx's on them.
+    if (TaskRelay.handles(method)) return this.tasks.handle(method, params, ctx);
     // A client whose revision has input_required is asked the upstream's questions that way, and
     // retries; each round is bound to what the request names (the method table's `names`).
     const revision = ctx.peer.revision;
     const names = revision?.features.inputRequired
       ? requestOf(revision.methods, method, "client")?.names
       : undefined;
-    if (names) return this.#bridge.run(method, names, params, ctx, (p, c) => this.#routed(method, p, c));
+    if (names === "name" || names === "uri")
+      return this.#bridge.run(method, names, params, ctx, (p, c) => this.#routed(method, p, c));
     return this.#routed(method, params, ctx);
   }
 
@@ -171,7 +182,7 @@ export class Dispatcher {
     });
   }
 
-  #forward(
+  async #forward(
     method: string,
     route: Route,
     params: JSONObject,
@@ -184,7 +195,11 @@ export class Dispatcher {
     if (ctx.inputResponses !== undefined && route.client.revision.features.inputRequired) {
       overrides.inputResponses = ctx.inputResponses;
     }
-    return route.client.request(method, callParams(params, overrides), this.#options(ctx, route.client));
+    const opts = this.#options(ctx, route.client);
+    // A caller that takes tasks lets the upstream answer a call with one (the extension's only method).
+    if (method === "tools/call" && this.tasks.accepts(ctx)) opts.tasks = true;
+    const result = await route.client.request(method, callParams(params, overrides), opts);
+    return opts.tasks ? this.tasks.created(route.server.name, result, ctx) : result;
   }
 
   async #complete(params: JSONObject, ctx: CallContext): Promise<Result> {

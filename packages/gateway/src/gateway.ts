@@ -11,6 +11,7 @@ import {
   type LifecycleEvent,
   LOGGING_LEVELS,
   type LoggingLevel,
+  TASKS_EXTENSION,
   type UpstreamTarget,
 } from "@mcpx/core";
 import { Catalog, CHANGED } from "./catalog.js";
@@ -21,6 +22,9 @@ import { Pool, type PoolEnvironment } from "./pool.js";
 import type { Peer } from "./server/peer.js";
 import { ServerProtocol } from "./server/protocol.js";
 import { ResourceSubscriptions } from "./subscriptions.js";
+
+/** The extensions the gateway relays to its clients when an upstream offers them. */
+export const RELAYED_EXTENSIONS: readonly string[] = Object.freeze([TASKS_EXTENSION]);
 
 export const MCPX_SERVER_INFO: Implementation = { name: "mcpx", version: "0.1.0", title: "mcpx gateway" };
 
@@ -76,6 +80,7 @@ export class Gateway {
       ...(opts.pageSize === undefined ? {} : { pageSize: opts.pageSize }),
       ...(opts.inputTtlMs === undefined ? {} : { inputTtlMs: opts.inputTtlMs }),
       upstreamState: (server) => this.pool.states().find((s) => s.name === server),
+      upstreamClient: (server) => this.pool.client(server),
     });
     // The pool's redact is the protocol's too: what a client is sent is cleaned as what is published.
     this.protocol = new ServerProtocol(
@@ -86,6 +91,7 @@ export class Gateway {
       },
       opts.env.registry,
       opts.env.redact,
+      () => this.#relayedExtensions(),
     );
     this.events = new EventLog();
     // The event stream (`mcpx events`, the status's history) is a lifecycle tap like any plugin's.
@@ -129,6 +135,25 @@ export class Gateway {
 
   get peers(): readonly Peer[] {
     return [...this.#peers.values()];
+  }
+
+  /**
+   * The extensions mcpx relays (RELAYED_EXTENSIONS) that a connected upstream offers: a client is
+   * told of one only when some upstream can serve it.
+   */
+  #relayedExtensions(): Record<string, JSONObject> {
+    const out: Record<string, JSONObject> = {};
+    for (const { client } of this.pool.clients()) {
+      let offered: unknown;
+      try {
+        offered = client.negotiated.serverCapabilities.extensions;
+      } catch {
+        continue; // closing between the listing and here
+      }
+      if (typeof offered !== "object" || offered === null) continue;
+      for (const id of RELAYED_EXTENSIONS) if (Object.hasOwn(offered, id)) out[id] = {};
+    }
+    return out;
   }
 
   #upstreamChanged(name: string, client: UpstreamClient | undefined): void {

@@ -13,7 +13,7 @@ export {
   peerElicits,
   peerSamples,
 } from "./forwarding.js";
-export { Gateway, type GatewayOptions, MCPX_SERVER_INFO } from "./gateway.js";
+export { Gateway, type GatewayOptions, MCPX_SERVER_INFO, RELAYED_EXTENSIONS } from "./gateway.js";
 export { DEFAULT_INPUT_TTL_MS, InputBridge } from "./input-bridge.js";
 export { Namespaces, type Owned, SEPARATOR, URI_SCHEME } from "./namespaces.js";
 export { page } from "./paging.js";
@@ -43,5 +43,13 @@ export { type ServerIdentity, ServerProtocol } from "./server/protocol.js";
 export { ServedRevisions } from "./server/served.js";
 export { StdioServer, type StdioServerOptions } from "./server/stdio.js";
 export { ResourceSubscriptions } from "./subscriptions.js";
+export { TaskRelay } from "./task-relay.js";
+export {
+  DEFAULT_MAX_TASK_ROUTES,
+  DEFAULT_MAX_TASK_TTL_MS,
+  type TaskRoute,
+  TaskRoutes,
+  type TaskRoutesOptions,
+} from "./task-routes.js";
 export { toolFilter } from "./tool-filter.js";
 export { upstreamTarget } from "./upstream-target.js";

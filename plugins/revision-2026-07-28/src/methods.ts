@@ -1,4 +1,4 @@
-import { MetaKey, type MethodSpec, type MethodTable } from "@mcpx/core";
+import { MetaKey, type MethodSpec, type MethodTable, TASK_METHODS } from "@mcpx/core";
 
 const client: MethodSpec = Object.freeze({ from: "client" });
 const server: MethodSpec = Object.freeze({ from: "server" });
@@ -8,6 +8,9 @@ const server: MethodSpec = Object.freeze({ from: "server" });
  * resources/(un)subscribe: a client sending them is answered -32601 by their absence. The server
  * sends no requests: elicitation/create, sampling/createMessage and roots/list travel inside an
  * input_required result (mrtr.mdx), not as JSON-RPC requests, so they are not here.
+ * The tasks extension's requests (SEP-2663) ride this wire and mirror their taskId into Mcp-Name
+ * (its §Routing Headers), so they are listed; who may use them (a request that declared the
+ * extension) is the gateway's check, and tasks/result and tasks/list stay absent.
  */
 export const MODERN_METHODS: MethodTable = Object.freeze({
   requests: Object.freeze({
@@ -21,6 +24,7 @@ export const MODERN_METHODS: MethodTable = Object.freeze({
     "resources/read": Object.freeze({ from: "client", names: "uri" }),
     "completion/complete": client,
     "subscriptions/listen": client,
+    ...TASK_METHODS,
   }),
   notifications: Object.freeze({
     // Over stdio only: over HTTP a client cancels by closing the response stream.

@@ -27,8 +27,9 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
+import { registerTasks, withTasks } from "./fixture-tasks.js";
 
 /** A 1×1 red PNG and a minimal WAV, as the suite's scenarios describe them. */
 const PNG =
@@ -159,6 +160,7 @@ export function fixtureServer(): McpServer {
   statelessTools(server);
   resources(server);
   prompts(server);
+  registerTasks(server);
   return server;
 }
 
@@ -811,4 +813,7 @@ const SEP1330_SCHEMA = {
 };
 
 // Serve on stdin and stdout (stderr is free for diagnostics).
-serveStdio(() => fixtureServer(), { onerror: (err) => process.stderr.write(`fixture: ${err.message}\n`) });
+serveStdio(() => fixtureServer(), {
+  transport: withTasks(new StdioServerTransport()),
+  onerror: (err) => process.stderr.write(`fixture: ${err.message}\n`),
+});

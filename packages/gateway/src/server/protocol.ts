@@ -50,12 +50,24 @@ export class ServerProtocol {
   readonly #identity: ServerIdentity;
   readonly #redact: Redactor | undefined;
   readonly #capabilities = new Map<Revision, ServerCapabilities>();
+  readonly #extensions: (() => Record<string, JSONObject>) | undefined;
   /** The revisions mcpx serves (the registry's). */
   readonly served: ServedRevisions;
 
-  /** @param redact takes the config's secrets out of every error a client is sent (the pool's redact). */
-  constructor(dispatcher: Dispatcher, identity: ServerIdentity, registry: RegistryView, redact?: Redactor) {
+  /**
+   * @param redact takes the config's secrets out of every error a client is sent (the pool's redact).
+   * @param extensions the extensions mcpx relays that an upstream now offers (declared where the
+   *   client's revision has `extensions`).
+   */
+  constructor(
+    dispatcher: Dispatcher,
+    identity: ServerIdentity,
+    registry: RegistryView,
+    redact?: Redactor,
+    extensions?: () => Record<string, JSONObject>,
+  ) {
     this.#dispatcher = dispatcher;
+    this.#extensions = extensions;
     this.#identity = identity;
     this.#redact = redact;
     this.served = new ServedRevisions(registry);
@@ -68,6 +80,11 @@ export class ServerProtocol {
       const defined = revision.server.capabilities;
       caps = Object.fromEntries(Object.entries(FULL_CAPABILITIES).filter(([key]) => defined.includes(key)));
       this.#capabilities.set(revision, caps);
+    }
+    // Extensions follow the upstreams (one offering tasks may connect later): asked each time.
+    if (this.#extensions && revision.server.capabilities.includes("extensions")) {
+      const offered = this.#extensions();
+      if (Object.keys(offered).length > 0) return { ...caps, extensions: offered };
     }
     return caps;
   }
