@@ -1,3 +1,4 @@
+export { BrowserLogins, LOGIN_TIMEOUT_MS, type LoginStarted } from "./browser-login.js";
 export { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
 export { applyPlugins, loadRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";
 export { ListenError, type ServeOptions, type Serving, serve, VERSION } from "./serve.js";

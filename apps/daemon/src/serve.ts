@@ -4,6 +4,7 @@
  * any upstream is started: a busy port fails at once, with no child process left behind.
  */
 import { createConsoleHandler, createControlHandler, type DaemonInfo, startHttpServer } from "@mcpx/gateway";
+import { BrowserLogins } from "./browser-login.js";
 import { consoleDir } from "./console-dir.js";
 import { loadRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";
 
@@ -66,7 +67,16 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     // `mcpx status` compares it with the config it was asked about.
     ...(config.path ? { config: config.path } : {}),
   };
-  const control = createControlHandler(gateway, { ...security, info, routes: host.registry.controlRoutes() });
+  // The console's Sign in: the daemon runs `mcpx auth login`'s browser flow for an OAuth upstream.
+  const logins = new BrowserLogins(runtime, {
+    ...(opts.stateDir ? { stateDir: opts.stateDir } : {}),
+    ...(opts.writeLog ? { writeLog: opts.writeLog } : {}),
+  });
+  const control = createControlHandler(gateway, {
+    ...security,
+    info,
+    routes: [...host.registry.controlRoutes(), logins.route()],
+  });
   // The console calls the control API, so it takes the same origins; the token it asks the user for.
   const files = config.console ? (opts.consoleDir ?? consoleDir()) : undefined;
   const web = files
@@ -118,6 +128,7 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     stop: () => {
       stopped ??= (async () => {
         await http.close();
+        await logins.stop();
         await gateway.stop();
       })();
       return stopped;

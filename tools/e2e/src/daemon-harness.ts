@@ -109,7 +109,7 @@ export async function daemonCase(
         const decoder = new TextDecoder();
         let buffer = "";
         try {
-          for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
             buffer += decoder.decode(chunk, { stream: true });
             let end = buffer.indexOf("\n\n");
             while (end !== -1) {

@@ -76,7 +76,8 @@ describe("the pool", () => {
       // Tried again at once, counted from the start: the wait after it is the first one's, not doubled.
       expect(state).toMatchObject({ name: "broken", status: "failed", attempts: 1 });
       expect(failures()).toHaveLength(i);
-      const retry = Number(failures().at(-1)?.retryInMs);
+      const last = failures().at(-1);
+      const retry = last?.type === "upstream.failed" ? Number(last.retryInMs) : Number.NaN;
       expect(retry).toBeGreaterThanOrEqual(10_000);
       expect(retry).toBeLessThanOrEqual(20_000);
     }
