@@ -140,10 +140,13 @@ export class DaemonClient {
 /** An error the daemon answered a control request with: its message and the JSON-RPC code it carries. */
 export class DaemonAnswerError extends Error {
   readonly code: number | undefined;
-  constructor(message: string, code: number | undefined) {
+  /** The error's data, as the daemon sent it (a refused reload's problems). */
+  readonly data: unknown;
+  constructor(message: string, code: number | undefined, data?: unknown) {
     super(message);
     this.name = "DaemonAnswerError";
     this.code = code;
+    this.data = data;
   }
 }
 
@@ -152,10 +155,11 @@ async function answer<T>(res: HttpAnswer): Promise<T> {
   const text = await res.body.text();
   const body = text ? (JSON.parse(text) as unknown) : {};
   if (res.status < 200 || res.status > 299) {
-    const error = (body as { error?: { message?: string; code?: unknown } }).error;
+    const error = (body as { error?: { message?: string; code?: unknown; data?: unknown } }).error;
     throw new DaemonAnswerError(
       error?.message ?? `HTTP ${res.status}`,
       typeof error?.code === "number" ? error.code : undefined,
+      error?.data,
     );
   }
   return body as T;

@@ -8,7 +8,7 @@ import { call } from "./commands/call.js";
 import { complete, completionScript, SHELLS, type Shell } from "./commands/completion.js";
 import { configCheck } from "./commands/config-check.js";
 import { registerConfigWriters } from "./commands/config-register.js";
-import { eventsCommand, serveCommand, stdioCommand } from "./commands/daemon.js";
+import { eventsCommand, reloadCommand, serveCommand, stdioCommand } from "./commands/daemon.js";
 import { elicitAnswer, elicitList, elicitWatch } from "./commands/elicit.js";
 import { eraForget, eraShow } from "./commands/era.js";
 import { pluginsList } from "./commands/plugins.js";
@@ -147,6 +147,11 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
       .description("the running daemon connects an upstream again now (its backoff starts over)")
       .argument("<name>", "the upstream, as the config names it"),
   ).action((name: string, opts: Common) => run(() => reconnectCommand(name, opts, io))());
+  common(
+    program
+      .command("reload")
+      .description("the running daemon loads its config file again, without a restart (as on SIGHUP)"),
+  ).action((opts: Common) => run(() => reloadCommand(opts, io))());
   common(program.command("events").description("the running daemon's lifecycle events"))
     .option("-f, --follow", "keep printing new events")
     .action((opts: Common & { follow?: boolean }) => run(() => eventsCommand(opts, io))());

@@ -54,7 +54,8 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
   await applyPlugins(config, host, opts.plugins);
   checkAuthTypes(config, host);
   const eraStore = new FileEraStore(opts.stateDir ?? config.stateDir);
-  const roots = config.roots;
+  // Set below; the roots handler reads the config of the moment (a reload may change them).
+  let runtime: Runtime | undefined;
   // The gateway's forwarding comes first: a question goes back to the client whose call caused it
   // when that client can answer, and on to the broker (and the config's handlers) when not. A
   // one-shot command has no client to forward to, so it declares no more than its plugins answer.
@@ -62,7 +63,7 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const handlers: ClientHandlers = {
     elicitation: [...(forward ? [forward.elicitation] : []), ...host.registry.elicitationHandlers()],
     sampling: [...(forward ? [forward.sampling] : []), ...host.registry.samplingHandlers()],
-    roots: () => roots,
+    roots: () => (runtime?.config ?? config).roots,
     // A caller that declared roots is asked for its own; the config's roots answer the rest.
     rootsHandlers: forward ? [forward.roots] : [],
   };
@@ -89,7 +90,18 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     },
     ...(opts.oneShot ? { reconnect: false } : {}),
   });
-  return { config, host, gateway, eraStore };
+  runtime = { config, host, gateway, eraStore };
+  return runtime;
+}
+
+/**
+ * A reloaded config becomes the runtime's (the servers are the gateway's to apply): the logger
+ * redacts its secrets as well as the old ones (a call of the old config may still be logging).
+ */
+export function adoptConfig(runtime: Runtime, next: McpxConfig): void {
+  addSecrets(runtime.config.secrets, next.secrets);
+  next.secrets = runtime.config.secrets;
+  runtime.config = next;
 }
 
 /**
@@ -132,7 +144,7 @@ export async function applyPlugins(
  * (all of them at once, each naming the server). OAuth is not one: that upstream alone is refused
  * when it connects, and the others still run.
  */
-function checkAuthTypes(config: McpxConfig, host: Host): void {
+export function checkAuthTypes(config: McpxConfig, host: Host): void {
   const enabled = Object.values(config.servers).filter((s) => !s.disabled);
   const problems: string[] = pinProblems(enabled, host.registry);
   for (const server of enabled) {

@@ -3,9 +3,17 @@
  * beside it under /.mcpx/, every upstream connecting in the background. The port is bound before
  * any upstream is started: a busy port fails at once, with no child process left behind.
  */
-import { createConsoleHandler, createControlHandler, type DaemonInfo, startHttpServer } from "@mcpx/gateway";
+import type { ControlRoute } from "@mcpx/core";
+import {
+  createConsoleHandler,
+  createControlHandler,
+  createHealthHandler,
+  type DaemonInfo,
+  startHttpServer,
+} from "@mcpx/gateway";
 import { BrowserLogins } from "./browser-login.js";
 import { consoleDir } from "./console-dir.js";
+import { ConfigRejectedError, Reloader, type ReloadOutcome, type ReloadTrigger } from "./reload.js";
 import { loadRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";
 
 export interface ServeOptions extends RuntimeOptions {
@@ -13,6 +21,8 @@ export interface ServeOptions extends RuntimeOptions {
   port?: number;
   /** The web console's built files (default: found beside mcpx, see console-dir.ts). */
   consoleDir?: string;
+  /** Reload when the config file changes (default: the config's `reload.watch`). */
+  watch?: boolean;
 }
 
 export interface Serving {
@@ -21,6 +31,11 @@ export interface Serving {
   url: string;
   /** The web console, when it is served (`"console": false` turns it off). */
   consoleUrl?: string;
+  /**
+   * Loads the config file again and applies it without a restart (SIGHUP and `mcpx reload` come
+   * here); a bad config is refused and the running one stays.
+   */
+  reload(trigger?: ReloadTrigger): Promise<ReloadOutcome>;
   stop(): Promise<void>;
 }
 
@@ -72,10 +87,30 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     ...(opts.stateDir ? { stateDir: opts.stateDir } : {}),
     ...(opts.writeLog ? { writeLog: opts.writeLog } : {}),
   });
+  const reloader = new Reloader(runtime, config.path ?? opts.configFile, opts.env);
+  const reloadRoute: ControlRoute = {
+    method: "POST",
+    path: "reload",
+    handle: async () => {
+      const outcome = await reloader.reload("control");
+      if (!outcome.reloaded) {
+        throw new ConfigRejectedError(
+          `the new config was refused, the running one stays: ${outcome.errors.join("; ")}`,
+          outcome.errors,
+        );
+      }
+      return outcome;
+    },
+  };
   const control = createControlHandler(gateway, {
     ...security,
     info,
-    routes: [...host.registry.controlRoutes(), logins.route()],
+    routes: [...host.registry.controlRoutes(), logins.route(), reloadRoute],
+  });
+  // Before the control API, which takes all of /.mcpx/ for loopback callers with the token.
+  const health = createHealthHandler(gateway, {
+    ...(listen.allowedOrigins ? { allowedOrigins: listen.allowedOrigins } : {}),
+    rule: () => runtime.config.readiness.require,
   });
   // The console calls the control API, so it takes the same origins; the token it asks the user for.
   const files = config.console ? (opts.consoleDir ?? consoleDir()) : undefined;
@@ -101,7 +136,7 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
       requestTimeoutMs: listen.requestTimeout,
       maxConnections: listen.maxConnections,
       log: host.log,
-      extraHandlers: web ? [control, web] : [control],
+      extraHandlers: web ? [health, control, web] : [health, control],
     });
   } catch (err) {
     // No upstream was started; the plugins get their stop all the same.
@@ -120,13 +155,17 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
   if (config.console && !files) {
     host.log.warn("the web console is not served: its files were not found (build @mcpx/console)");
   }
+  // A config built in memory has no file to watch.
+  const unwatch = config.path && (opts.watch ?? config.reload.watch) ? reloader.watch() : () => {};
   let stopped: Promise<void> | undefined;
   return {
     runtime,
     url: http.url,
     ...(consoleUrl ? { consoleUrl } : {}),
+    reload: (trigger = "signal") => reloader.reload(trigger),
     stop: () => {
       stopped ??= (async () => {
+        unwatch();
         await http.close();
         await logins.stop();
         await gateway.stop();

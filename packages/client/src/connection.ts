@@ -712,12 +712,21 @@ export class UpstreamClient {
     return this.#closed;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Requests in flight, the long-lived subscriptions/listen aside: what a graceful close (a reload
+   * removing this upstream) waits for.
+   */
+  get busy(): number {
+    return this.#engine.pendingCount - (this.#subscriptions.listenId === undefined ? 0 : 1);
+  }
+
+  /** Closes the connection; the requests still in flight fail with `reason` (by default: connection closed). */
+  async close(reason?: Error): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#subscriptions.stop();
     const legacy = this.#legacySubscriptions.close();
-    this.#engine.close(new ConnectionClosedError(`upstream ${this.name}: connection closed`));
+    this.#engine.close(reason ?? new ConnectionClosedError(`upstream ${this.name}: connection closed`));
     this.#serverRequests.abortAll();
     await Promise.all([legacy, this.transport.close()]);
   }

@@ -33,6 +33,20 @@ export type LifecycleEvent =
       bound?: "max" | "perClient";
     }
   /** A new legacy session refused (503): the bound was reached and every session under it was in use. */
-  | { type: "session.refused"; client: string; bound: "max" | "perClient"; limit: number };
+  | { type: "session.refused"; client: string; bound: "max" | "perClient"; limit: number }
+  /**
+   * A new config applied without a restart (`trigger`: signal, file, control): the upstreams it
+   * added, removed and changed (by name), and the keys it changed that wait for a restart.
+   */
+  | {
+      type: "config.reloaded";
+      trigger: string;
+      added: string[];
+      removed: string[];
+      changed: string[];
+      restartOnly: string[];
+    }
+  /** A new config refused (the old one keeps running): every problem, each naming its key. */
+  | { type: "config.rejected"; trigger: string; errors: string[] };
 
 export type LifecycleEventType = LifecycleEvent["type"];

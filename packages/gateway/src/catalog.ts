@@ -66,7 +66,13 @@ export class Catalog {
     this.#pool = pool;
     this.#ns = namespaces;
     this.#log = log;
-    for (const s of pool.servers()) this.#filters.set(s.name, toolFilter(s.tools));
+    this.setServers(pool.servers());
+  }
+
+  /** The tool filters of these servers from now on (a reload); their lists are fetched again. */
+  setServers(servers: readonly ServerConfig[]): void {
+    this.#filters.clear();
+    for (const s of servers) this.#filters.set(s.name, toolFilter(s.tools));
   }
 
   get namespaces(): Namespaces {

@@ -54,7 +54,7 @@ export class Gateway {
   readonly protocol: ServerProtocol;
   readonly events: EventLog;
   readonly #peers = new Map<string, Peer>();
-  readonly #opts: GatewayOptions;
+  #opts: GatewayOptions;
   readonly #unsubscribe = new Map<string, () => void>();
   readonly #onStop = new Set<() => void | Promise<void>>();
 
@@ -101,6 +101,18 @@ export class Gateway {
 
   start(): void {
     this.pool.start();
+  }
+
+  /**
+   * Applies a reloaded config's servers (its whole list, in order): `restart` names the changed
+   * ones, which reconnect; those gone are closed once their calls in flight end (within `graceMs`).
+   * Clients hear list_changed for what was added, removed or restarted, and nothing else.
+   */
+  reconfigure(servers: readonly ServerConfig[], restart: ReadonlySet<string>, graceMs: number): void {
+    this.#opts = { ...this.#opts, servers };
+    this.namespaces.reset(servers);
+    this.catalog.setServers(servers.filter((s) => !s.disabled));
+    this.pool.reconfigure(servers, restart, graceMs);
   }
 
   /** Runs before the gateway stops (downstream transports end their streams gracefully). */

@@ -1,6 +1,7 @@
 export { Catalog, CHANGED, type ListKind, type Route } from "./catalog.js";
 export { CONSOLE_CSP, type ConsoleOptions, createConsoleHandler } from "./control/console-files.js";
 export { type ControlOptions, createControlHandler } from "./control/control-api.js";
+export { createHealthHandler, type HealthOptions, type Readiness, readiness } from "./control/health.js";
 export { builtinRoutes, type DaemonInfo } from "./control/routes.js";
 export { UnknownUpstreamError } from "./control/unknown-upstream.js";
 export { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
@@ -21,6 +22,7 @@ export {
   Pool,
   type PoolEnvironment,
   type PoolOptions,
+  UpstreamRetiredError,
   type UpstreamState,
   type UpstreamStatus,
 } from "./pool.js";

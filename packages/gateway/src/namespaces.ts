@@ -21,6 +21,13 @@ export class Namespaces {
   readonly #bare = new Set<string>();
 
   constructor(servers: readonly ServerConfig[]) {
+    this.reset(servers);
+  }
+
+  /** Maps the names of these servers from now on (a reload). */
+  reset(servers: readonly ServerConfig[]): void {
+    this.#byNamespace.clear();
+    this.#bare.clear();
     for (const s of servers) {
       if (s.namespacing) this.#byNamespace.set(s.namespace, s);
       else this.#bare.add(s.name);

@@ -21,6 +21,7 @@ import {
   AuthError,
   AuthorizationRequiredError,
   ConfigError,
+  ConnectionClosedError,
   type EraRecord,
   type HostHooks,
   type Implementation,
@@ -93,7 +94,14 @@ interface Slot {
   starting: Promise<void> | undefined;
   /** Ends the wait of `starting` (the pool stops). */
   release: (() => void) | undefined;
+  /** Ends this slot's connection attempt in flight (the pool stops, or a reload retires the slot). */
+  abort: AbortController;
+  /** A reload removed or replaced it: it never connects again, and its client is drained. */
+  retired: boolean;
 }
+
+/** A call in flight on an upstream that a reload removed or changed, failed once its grace passed. */
+export class UpstreamRetiredError extends ConnectionClosedError {}
 
 export type PoolListener = (name: string, client: UpstreamClient | undefined) => void;
 
@@ -101,8 +109,9 @@ export class Pool {
   readonly #opts: PoolOptions;
   readonly #slots = new Map<string, Slot>();
   readonly #listeners = new Set<PoolListener>();
-  /** Aborts the connection attempts in flight when the pool stops (their children are ended). */
-  readonly #abort = new AbortController();
+  /** Retired clients still finishing their calls in flight (a reload), each until it is closed. */
+  readonly #draining = new Map<UpstreamClient, () => void>();
+  #started = false;
   /** Settles when every upstream's `starting` has; undefined when nothing is waited for. */
   #ready: Promise<void> | undefined;
   #stopped = false;
@@ -113,31 +122,120 @@ export class Pool {
     opts.env.hooks.eraResolved.tap("mcpx:status", (upstream, era) => this.#eraResolved(upstream, era));
     for (const server of opts.servers) {
       if (server.disabled) continue;
-      this.#slots.set(server.name, {
-        server,
-        state: { name: server.name, namespace: server.namespace, status: "connecting", attempts: 0 },
-        client: undefined,
-        timer: undefined,
-        attempt: undefined,
-        starting: undefined,
-        release: undefined,
-      });
+      this.#slots.set(server.name, newSlot(server));
     }
   }
 
   /** Starts connecting every upstream; returns at once. */
   start(): void {
+    this.#started = true;
+    this.#begin([...this.#slots.values()]);
+  }
+
+  /** Connects these slots, and lists and calls wait for their first attempts as at start. */
+  #begin(slots: readonly Slot[]): void {
     const waits: Promise<void>[] = [];
-    for (const slot of this.#slots.values()) {
+    for (const slot of slots) {
       this.#connect(slot);
       const starting = this.#starting(slot);
       if (starting) waits.push(starting);
     }
     if (waits.length === 0) return;
+    // Still waiting for earlier ones (a reload during start): for those too.
+    if (this.#ready) waits.push(this.#ready);
     const ready = Promise.all(waits).then(() => {
       if (this.#ready === ready) this.#ready = undefined;
     });
     this.#ready = ready;
+  }
+
+  /**
+   * Applies a reloaded config: `servers` is its whole list, in its order; `restart` names the
+   * changed ones. A server no longer there (or disabled) and a changed one are retired: routed to no
+   * more, their calls in flight get `graceMs` to finish before they fail and the connection closes.
+   * A new or changed one connects. An unchanged one keeps its connection, untouched.
+   */
+  reconfigure(servers: readonly ServerConfig[], restart: ReadonlySet<string>, graceMs: number): void {
+    if (this.#stopped) return;
+    const next = new Map<string, Slot>();
+    const fresh: Slot[] = [];
+    const retire: Slot[] = [];
+    for (const server of servers) {
+      if (server.disabled) continue;
+      const old = this.#slots.get(server.name);
+      if (old && !restart.has(server.name)) {
+        old.server = server;
+        next.set(server.name, old);
+        continue;
+      }
+      if (old) retire.push(old);
+      const slot = newSlot(server);
+      next.set(server.name, slot);
+      fresh.push(slot);
+    }
+    for (const [name, old] of this.#slots) if (!next.has(name)) retire.push(old);
+    this.#slots.clear();
+    for (const [name, slot] of next) this.#slots.set(name, slot);
+    for (const slot of retire) this.#retire(slot, graceMs, restart.has(slot.server.name));
+    if (this.#started) this.#begin(fresh);
+  }
+
+  /** Retired calls still in flight, over every draining connection (for tests and status). */
+  get draining(): number {
+    let n = 0;
+    for (const client of this.#draining.keys()) n += client.busy;
+    return n;
+  }
+
+  #retire(slot: Slot, graceMs: number, changed: boolean): void {
+    const name = slot.server.name;
+    slot.retired = true;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.release?.();
+    // An attempt in flight ends (its child too); a connected client is drained instead.
+    slot.abort.abort();
+    slot.state.status = "stopped";
+    const client = slot.client;
+    slot.client = undefined;
+    this.#tell(name, undefined);
+    if (!client) return;
+    const why = changed
+      ? `upstream ${name} changed in a config reload and reconnected`
+      : `upstream ${name} was removed from the config by a reload`;
+    this.#drain(
+      client,
+      graceMs,
+      new UpstreamRetiredError(`${why}; this call did not finish within reload.grace (${graceMs} ms)`),
+    );
+  }
+
+  /**
+   * Waits for the client's calls in flight to end (checked on each answer it gets, at most
+   * `graceMs`), then closes it: what is still in flight fails with `reason`.
+   */
+  #drain(client: UpstreamClient, graceMs: number, reason: Error): void {
+    let timer: NodeJS.Timeout | undefined;
+    let poll: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (!this.#draining.has(client)) return;
+      this.#draining.delete(client);
+      clearTimeout(timer);
+      clearInterval(poll);
+      void client.close(reason).catch(() => {});
+    };
+    this.#draining.set(client, finish);
+    if (client.busy === 0) {
+      finish();
+      return;
+    }
+    timer = setTimeout(finish, graceMs);
+    // The engine has no "idle" event: a short poll, for the grace period only, of one counter.
+    poll = setInterval(() => {
+      if (client.busy === 0) finish();
+    }, 25);
+    timer.unref?.();
+    poll.unref?.();
   }
 
   /**
@@ -244,9 +342,10 @@ export class Pool {
    */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#abort.abort();
+    for (const finish of [...this.#draining.values()]) finish();
     const closing: Promise<void>[] = [];
     for (const slot of this.#slots.values()) {
+      slot.abort.abort();
       if (slot.timer) clearTimeout(slot.timer);
       slot.release?.();
       slot.state.status = "stopped";
@@ -258,7 +357,7 @@ export class Pool {
   }
 
   #connect(slot: Slot): void {
-    if (this.#stopped) return;
+    if (this.#stopped || slot.retired) return;
     const { env } = this.#opts;
     const name = slot.server.name;
     slot.state.status = "connecting";
@@ -266,7 +365,7 @@ export class Pool {
     env.hooks.lifecycle.call({ type: "upstream.connecting", upstream: name, attempt: slot.state.attempts });
     slot.attempt = this.#open(slot).then(
       async (client) => {
-        if (this.#stopped) {
+        if (this.#stopped || slot.retired) {
           await client.close();
           return;
         }
@@ -283,8 +382,8 @@ export class Pool {
         this.#tell(name, client);
       },
       (err: Error) => {
-        // Aborted by stop(): not a failure of the upstream's.
-        if (this.#stopped) return;
+        // Aborted by stop() or a reload: not a failure of the upstream's.
+        if (this.#stopped || slot.retired) return;
         const message = this.#redact(err.message);
         slot.state.status = "failed";
         slot.state.error = message;
@@ -315,7 +414,7 @@ export class Pool {
     return connectUpstream({
       target,
       fingerprint,
-      signal: this.#abort.signal,
+      signal: slot.abort.signal,
       env: o.env,
       settings: s.settings,
       handlers: o.handlers,
@@ -383,6 +482,20 @@ export class Pool {
       }
     }
   }
+}
+
+function newSlot(server: ServerConfig): Slot {
+  return {
+    server,
+    state: { name: server.name, namespace: server.namespace, status: "connecting", attempts: 0 },
+    client: undefined,
+    timer: undefined,
+    attempt: undefined,
+    starting: undefined,
+    release: undefined,
+    abort: new AbortController(),
+    retired: false,
+  };
 }
 
 /** An attempt that failed for want of a login, however deep the connection wrapped the error. */
