@@ -282,7 +282,7 @@ describe("reload by signal", { timeout: 60_000 }, () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    afterThisTest(() => {
+    afterThisTest(async () => {
       if (child.exitCode === null) child.kill("SIGKILL");
     });
     let out = "";
