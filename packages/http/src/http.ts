@@ -5,7 +5,14 @@
  * method and body stay what they were); any other redirect is an error naming where it pointed.
  */
 import { ConnectionClosedError, ForeignOriginError, HttpStatusError } from "@mcpx/core";
-import { Agent, type Dispatcher, request } from "undici";
+import type { Agent, Dispatcher } from "undici";
+
+// undici is some 20 MiB of RSS once loaded: a gateway whose upstreams are all stdio never loads it.
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = () => {
+  undici ??= import("undici");
+  return undici;
+};
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 export type Body = Dispatcher.ResponseData["body"];
@@ -21,7 +28,9 @@ const MAX_REDIRECTS = 5;
 export class HttpClient {
   readonly #upstream: string;
   // No header or body timeout: the engine owns request timeouts, and an SSE stream may idle for long.
-  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  // Made on the first request (with undici itself), so a client closed unused never loaded either.
+  #agent: Agent | undefined;
+  #destroyed = false;
 
   constructor(upstream: string) {
     this.#upstream = upstream;
@@ -35,6 +44,10 @@ export class HttpClient {
     signal?: AbortSignal,
   ): Promise<HttpAnswer> {
     let url = target;
+    const { Agent, request } = await loadUndici();
+    if (this.#destroyed)
+      throw networkError(this.#upstream, method, url, new Error("the client is closed"), signal);
+    this.#agent ??= new Agent({ headersTimeout: 0, bodyTimeout: 0 });
     for (let hop = 0; ; hop++) {
       let res: Dispatcher.ResponseData;
       try {
@@ -77,7 +90,8 @@ export class HttpClient {
 
   /** Ends every connection at once; pending requests fail. */
   async destroy(): Promise<void> {
-    await this.#agent.destroy().catch(() => {});
+    this.#destroyed = true;
+    await this.#agent?.destroy().catch(() => {});
   }
 }
 
