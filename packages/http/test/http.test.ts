@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ForeignOriginError, FrameTooLargeError, HttpStatusError } from "@mcpx/core";
+import { ConnectionClosedError, ForeignOriginError, FrameTooLargeError, HttpStatusError } from "@mcpx/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient, readBounded, readSse, readText } from "../src/index.js";
 
@@ -17,6 +17,21 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 }
 
 describe("http", () => {
+  it("memory/http-client-closed-before-its-first-request-sends-nothing", async () => {
+    let connections = 0;
+    const server = createServer((_req, res) => res.end("ok"));
+    server.on("connection", () => connections++);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    servers.push({ close: () => server.close() });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new HttpClient("up");
+    await client.destroy();
+    // The agent is made on the first request; destroyed before one, the client has none to open.
+    await expect(client.send("GET", new URL(`${base}/`), {})).rejects.toThrow(ConnectionClosedError);
+    await expect(client.send("GET", new URL(`${base}/`), {})).rejects.toThrow(/is closed/);
+    expect(connections).toBe(0);
+  });
+
   it("http/same-origin-redirect-followed", async () => {
     const seen: IncomingHttpHeaders[] = [];
     const base = await serve((req, res) => {

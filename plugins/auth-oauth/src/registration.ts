@@ -7,7 +7,6 @@
  * private_key_jwt, none), through oauth4webapi.
  */
 import { AuthorizationFailedError } from "@mcpx/core";
-import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
 import { requestOptions } from "./http.js";
 import {
@@ -170,6 +169,8 @@ export async function clientAuth(
       if (options.privateKey === undefined) throw unusable(upstream, "private_key_jwt needs auth.privateKey");
       const alg = options.signingAlgorithm ?? "ES256";
       let key: Parameters<typeof oauth.PrivateKeyJwt>[0];
+      // jose costs some 9 MiB once loaded, and only private_key_jwt needs it: loaded here, not at start.
+      const { importPKCS8 } = await import("jose");
       try {
         key = (await importPKCS8(options.privateKey, alg)) as typeof key;
       } catch {
