@@ -164,6 +164,8 @@ export class InputBridge {
     start: (params: JSONObject, ctx: CallContext) => Promise<Result>,
   ): Promise<Result> {
     const { requestState, inputResponses, ...own } = params;
+    // Malformed answers are the client's error, refused here before anything reaches an upstream.
+    if (Object.hasOwn(params, "inputResponses")) checkInputResponses(method, inputResponses);
     const target = own[key];
     let call: BridgedCall;
     if (requestState === undefined) {
@@ -316,6 +318,35 @@ export class InputBridge {
     call.state = undefined;
     call.cancel(reason);
   }
+}
+
+/**
+ * inputResponses is a map from the key of each input request to its answer, itself a result object
+ * (ElicitResult, CreateMessageResult, ListRootsResult: schema InputResponses). Anything else is
+ * invalid params (-32602), naming what was wrong.
+ */
+function checkInputResponses(method: string, value: unknown): void {
+  if (!isObject(value)) {
+    throw new InvalidParamsError(
+      `${method}: params.inputResponses must be an object of answers keyed as the input requests were, not ${kindOf(value)}`,
+    );
+  }
+  for (const [k, answer] of Object.entries(value)) {
+    if (!isObject(answer)) {
+      throw new InvalidParamsError(
+        `${method}: params.inputResponses.${k} must be an object (the answer to that input request), not ${kindOf(answer)}`,
+      );
+    }
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return `a ${typeof v}`;
 }
 
 function isAnswers(v: unknown): v is JSONObject {

@@ -230,4 +230,48 @@ describe("input_required relayed round by round", () => {
     expect(d.scripted.legacy?.frames("tools/call")[0]?.params?.inputResponses).toBeUndefined();
     noFailures(d.scripted);
   });
+
+  it("2026-07-28/forwarding/malformed-answers-refused-before-the-upstream", async () => {
+    const d = await daemonCase([
+      { name: "m", versions: ["2026-07-28"], tools: [tool("three")], handlers: { "tools/call": asksThree } },
+    ]);
+    const call = async (inputResponses: unknown) => {
+      const body = modernBody("tools/call", {
+        name: "m__three",
+        arguments: {},
+        inputResponses: inputResponses as JSONObject,
+        _meta: { "io.modelcontextprotocol/clientCapabilities": everything },
+      });
+      const res = await post(d.url, body, mirrored("tools/call", "m__three"));
+      return { status: res.status, body: (await res.json()) as JSONObject };
+    };
+    // an answer that is no object, or no map of answers at all: -32602 naming what was wrong
+    for (const [given, named] of [
+      [
+        { user_name: 12345 },
+        "params.inputResponses.user_name must be an object (the answer to that input request), not a number",
+      ],
+      [
+        { user_name: null },
+        "params.inputResponses.user_name must be an object (the answer to that input request), not null",
+      ],
+      [null, "params.inputResponses must be an object of answers keyed as the input requests were, not null"],
+      [
+        ["a"],
+        "params.inputResponses must be an object of answers keyed as the input requests were, not an array",
+      ],
+    ] as const) {
+      const { body } = await call(given);
+      const error = body.error as JSONObject | undefined;
+      expect(error?.code, JSON.stringify(given)).toBe(-32602);
+      expect(String(error?.message)).toContain(named);
+    }
+    // none of them reached the upstream
+    expect(d.scripted.m?.frames("tools/call")).toEqual([]);
+    // well-formed answers still go on
+    const ok = await call({ user_name: { action: "accept", content: { name: "Dan" } } });
+    expect((ok.body.result as JSONObject).resultType).toBe("input_required");
+    expect(d.scripted.m?.frames("tools/call")).toHaveLength(1);
+    noFailures(d.scripted);
+  });
 });
