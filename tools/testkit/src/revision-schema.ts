@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
@@ -45,6 +47,7 @@ function load(revision: string): RevisionSchema {
   const defsKey = isRecord(root.$defs) ? "$defs" : "definitions";
   const rawDefs = root[defsKey];
   if (!isRecord(rawDefs)) throw new Error(`schema for ${revision} has no ${defsKey}`);
+  mergeExtensions(revision, rawDefs);
   const defs: Record<string, SchemaObject> = {};
   for (const [name, schema] of Object.entries(rawDefs)) if (isRecord(schema)) defs[name] = schema;
 
@@ -86,6 +89,33 @@ function load(revision: string): RevisionSchema {
       return validate;
     },
   };
+}
+
+/**
+ * The extensions mcpx relays, as schema fragments (schemas/extensions/*.json): each names the
+ * revisions whose wire carries it, its definitions, and which of them join ClientRequest. Merged
+ * into those revisions' schemas, so a frame of an extension is checked as strictly as the core's.
+ */
+const EXTENSIONS_DIR = fileURLToPath(new URL("../schemas/extensions/", import.meta.url));
+
+function mergeExtensions(revision: string, defs: Record<string, unknown>): void {
+  if (!existsSync(EXTENSIONS_DIR)) return;
+  for (const file of readdirSync(EXTENSIONS_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
+    const ext: unknown = JSON.parse(readFileSync(path.join(EXTENSIONS_DIR, file), "utf8"));
+    if (!isRecord(ext) || !Array.isArray(ext.appliesTo) || !ext.appliesTo.includes(revision)) continue;
+    if (!isRecord(ext.$defs)) throw new Error(`extension schema ${file} has no $defs`);
+    for (const [name, schema] of Object.entries(ext.$defs)) {
+      if (Object.hasOwn(defs, name)) throw new Error(`extension schema ${file} redefines ${name}`);
+      defs[name] = schema;
+    }
+    const union = defs.ClientRequest;
+    const members = isRecord(union) && Array.isArray(union.anyOf) ? union.anyOf : undefined;
+    if (!members) throw new Error(`revision ${revision} has no ClientRequest union for ${file}`);
+    const joined = Array.isArray(ext.clientRequests) ? ext.clientRequests : [];
+    for (const name of joined) members.push({ $ref: `#/$defs/${String(name)}` });
+  }
 }
 
 function escapePointer(segment: string): string {
