@@ -62,7 +62,12 @@ export async function stream<T>(
   const res = await fetch(BASE + route, { headers: headers({ accept: "text/event-stream" }), signal });
   if (res.status === 401) throw new UnauthorizedError();
   if (!res.ok || !res.body) throw new Error(`the daemon answered ${res.status} to ${route}`);
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  await readEvents(res.body, (data) => onItem(JSON.parse(data) as T));
+}
+
+/** The data of each server-sent event of `body` (a keep-alive comment carries none), until it ends. */
+export async function readEvents(body: NonNullable<Response["body"]>, onData: (data: string) => void) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
     const { value, done } = await reader.read();
@@ -77,11 +82,15 @@ export async function stream<T>(
         .filter((l) => l.startsWith("data:"))
         .map((l) => l.slice(5).replace(/^ /, ""))
         .join("\n");
-      // A comment (keep-alive) carries no data.
-      if (data) onItem(JSON.parse(data) as T);
+      if (data) onData(data);
       end = buffer.indexOf("\n\n");
     }
   }
+}
+
+/** The Authorization header of the tab's token, for the MCP endpoint too. */
+export function authHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return headers(extra);
 }
 
 /** A stream that comes back after the daemon restarts or the connection drops. */
@@ -183,6 +192,13 @@ export interface Prompt {
   title?: string;
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
+}
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
 }
 export interface Resource {
   uri: string;

@@ -124,6 +124,67 @@ describe("console", () => {
     await page.close();
   });
 
+  it("console/explorer-progress-and-cancel", async () => {
+    const page = await open("explorer");
+    await page.getByLabel("Search").fill("trigger-long-running-operation");
+    await page.getByRole("button", { name: /everything__trigger-long-running-operation\b/ }).click();
+    const detail = page.locator("section.detail");
+    // What the page sends the MCP endpoint: the calls carry a progressToken, Cancel a notification.
+    const sent: { method?: string; params?: Record<string, unknown>; id?: unknown }[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/mcp")
+        sent.push(JSON.parse(r.postData() ?? "{}"));
+    });
+    // Progress while it runs, from the upstream's notifications/progress.
+    await detail.getByLabel("duration").fill("2");
+    await detail.getByLabel("steps").fill("4");
+    await detail.getByRole("button", { name: "Call", exact: true }).click();
+    await expect
+      .poll(() => detail.getByRole("status", { name: "Progress" }).textContent(), { timeout: 15_000 })
+      .toMatch(/^[1-4] of 4$/);
+    await screenshot(page, "explorer-progress");
+    await expect
+      .poll(() => page.getByRole("region", { name: "Result" }).locator("pre.text").first().textContent(), {
+        timeout: 15_000,
+      })
+      .toContain("Long running operation completed. Duration: 2 seconds, Steps: 4.");
+    // A long one, cancelled: the endpoint is told, the upstream's call ends, the page says so.
+    await detail.getByLabel("duration").fill("60");
+    await detail.getByLabel("steps").fill("60");
+    await detail.getByRole("button", { name: "Call", exact: true }).click();
+    await expect
+      .poll(() => detail.getByRole("status", { name: "Progress" }).textContent(), { timeout: 15_000 })
+      .toMatch(/of 60$/);
+    await detail.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => detail.getByRole("alert").textContent()).toBe("Cancelled.");
+    const calls = sent.filter((f) => f.method === "tools/call");
+    expect(calls).toHaveLength(2);
+    expect(
+      calls.every((c) => typeof (c.params?._meta as { progressToken?: unknown })?.progressToken === "string"),
+    ).toBe(true);
+    await expect
+      .poll(() => sent.filter((f) => f.method === "notifications/cancelled").map((f) => f.params?.requestId))
+      .toEqual([calls[1]?.id]);
+    expect(await detail.getByRole("status", { name: "Progress" }).count()).toBe(0);
+    await page.close();
+  });
+
+  it("console/explorer-resource-template", async () => {
+    const page = await open("explorer");
+    await page.getByLabel("List").selectOption("templates");
+    await page.getByLabel("Search").fill("Dynamic Text");
+    await page.getByRole("button", { name: /Dynamic Text Resource/ }).click();
+    const detail = page.locator("section.detail");
+    await expect.poll(() => detail.locator("code").textContent()).toMatch(/\{resourceId\}$/);
+    await detail.getByLabel("resourceId").fill("7");
+    await screenshot(page, "explorer-template");
+    await detail.getByRole("button", { name: "Read", exact: true }).click();
+    await expect
+      .poll(() => page.getByRole("region", { name: "Result" }).textContent())
+      .toContain("Resource 7: This is a plaintext resource");
+    await page.close();
+  });
+
   it("console/answers-an-elicitation-from-the-page", async () => {
     const page = await open("explorer");
     await page.getByLabel("Search").fill("trigger-elicitation-request");

@@ -1,7 +1,8 @@
 /**
- * Tools, prompts and resources of every upstream: search by name or description, a tool's input
- * form from its schema, call it (cancel aborts the request, which cancels the upstream's call),
- * read a resource, render a prompt.
+ * Tools, prompts, resources and resource templates of every upstream: search by name or
+ * description, a tool's input form from its schema, call it through the MCP endpoint (its progress
+ * shown while it runs, Cancel sends notifications/cancelled), read a resource or a template's
+ * expansion (a form for its variables), render a prompt.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import {
@@ -11,13 +12,47 @@ import {
   type Prompt,
   post,
   type Resource,
+  type ResourceTemplate,
   type Tool,
 } from "../api";
+import { CancelledError, McpSession, type Progress } from "../mcp-session";
 import { SchemaForm } from "../schema-form";
+import { expandTemplate, templateVariables } from "../uri-template";
 import { ResultView } from "./result";
 
-type Kind = "tools" | "prompts" | "resources";
-type Item = { kind: Kind; key: string; title: string; description?: string; raw: Tool | Prompt | Resource };
+type Kind = "tools" | "prompts" | "resources" | "templates";
+type Item = {
+  kind: Kind;
+  key: string;
+  title: string;
+  description?: string;
+  raw: Tool | Prompt | Resource | ResourceTemplate;
+};
+
+/** The page's own MCP session, for the calls (one per tab, opened at the first call). */
+const session = new McpSession();
+
+function templateSchema(t: ResourceTemplate): JsonSchema {
+  const names = templateVariables(t.uriTemplate);
+  return {
+    type: "object",
+    properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])),
+    required: names,
+  };
+}
+
+function ProgressView(props: { progress: Progress | undefined }) {
+  const p = props.progress;
+  const text = !p
+    ? "Running…"
+    : `${p.progress}${p.total !== undefined ? ` of ${p.total}` : ""}${p.message ? `: ${p.message}` : ""}`;
+  return (
+    <div class="progress" role="status" aria-label="Progress">
+      {p && p.total !== undefined ? <progress max={p.total} value={p.progress} /> : <progress />}
+      <span>{text}</span>
+    </div>
+  );
+}
 
 function promptSchema(p: Prompt): JsonSchema {
   return {
@@ -37,21 +72,31 @@ function Detail(props: { item: Item }) {
   const [result, setResult] = useState<Record<string, unknown>>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
   const abort = useRef<AbortController | undefined>(undefined);
 
-  const run = async (route: string, body: unknown) => {
+  const start = async (work: (signal: AbortSignal) => Promise<Record<string, unknown>>) => {
     abort.current = new AbortController();
     setBusy(true);
     setError(undefined);
     setResult(undefined);
+    setProgress(undefined);
     try {
-      setResult(await post<Record<string, unknown>>(route, body, abort.current.signal));
+      setResult(await work(abort.current.signal));
     } catch (err) {
-      setError(abort.current.signal.aborted ? "Cancelled." : (err as Error).message);
+      setError(
+        err instanceof CancelledError || abort.current.signal.aborted ? "Cancelled." : (err as Error).message,
+      );
     } finally {
       setBusy(false);
     }
   };
+  const run = (route: string, body: unknown) =>
+    start((signal) => post<Record<string, unknown>>(route, body, signal));
+  const call = (args: Record<string, unknown>) =>
+    start((signal) =>
+      session.request("tools/call", { name: item.key, arguments: args }, { signal, onProgress: setProgress }),
+    );
   const cancel = busy ? (
     <button type="button" class="secondary" onClick={() => abort.current?.abort()}>
       Cancel
@@ -69,7 +114,7 @@ function Detail(props: { item: Item }) {
           idPrefix="arg"
           submitLabel="Call"
           busy={busy}
-          onSubmit={(args) => run("call", { name: item.key, arguments: args })}
+          onSubmit={(args) => call(args)}
         >
           {cancel}
         </SchemaForm>
@@ -84,6 +129,26 @@ function Detail(props: { item: Item }) {
         >
           {cancel}
         </SchemaForm>
+      ) : item.kind === "templates" ? (
+        <SchemaForm
+          key={item.key}
+          schema={templateSchema(item.raw as ResourceTemplate)}
+          idPrefix="var"
+          submitLabel="Read"
+          busy={busy}
+          onSubmit={(vars) =>
+            run("read", {
+              uri: expandTemplate(
+                item.key,
+                Object.fromEntries(
+                  Object.entries(vars).map(([k, v]) => [k, v === undefined ? undefined : String(v)]),
+                ),
+              ),
+            })
+          }
+        >
+          {cancel}
+        </SchemaForm>
       ) : (
         <div class="actions">
           <button type="button" disabled={busy} onClick={() => run("read", { uri: item.key })}>
@@ -92,7 +157,12 @@ function Detail(props: { item: Item }) {
           {cancel}
         </div>
       )}
-      {busy ? <p role="status">Running…</p> : null}
+      {item.kind === "templates" ? (
+        <p class="muted">
+          <code>{item.key}</code>
+        </p>
+      ) : null}
+      {busy ? <ProgressView progress={progress} /> : null}
       {error ? (
         <p class="error" role="alert">
           {error}
@@ -115,10 +185,11 @@ export function ExplorerView(props: { events: LifecycleEvent[] }) {
   useEffect(() => {
     (async () => {
       try {
-        const [t, p, r] = await Promise.all([
+        const [t, p, r, rt] = await Promise.all([
           get<{ tools: Tool[] }>("list/tools"),
           get<{ prompts: Prompt[] }>("list/prompts"),
           get<{ resources: Resource[] }>("list/resources"),
+          get<{ resourceTemplates: ResourceTemplate[] }>("list/resource-templates"),
         ]);
         setItems([
           ...t.tools.map((x) => ({
@@ -140,6 +211,13 @@ export function ExplorerView(props: { events: LifecycleEvent[] }) {
             key: x.uri,
             title: x.name ?? x.uri,
             description: x.uri,
+            raw: x,
+          })),
+          ...rt.resourceTemplates.map((x) => ({
+            kind: "templates" as const,
+            key: x.uriTemplate,
+            title: x.title ?? x.name ?? x.uriTemplate,
+            description: x.description ?? x.uriTemplate,
             raw: x,
           })),
         ]);
@@ -171,6 +249,7 @@ export function ExplorerView(props: { events: LifecycleEvent[] }) {
             <option value="tools">Tools</option>
             <option value="prompts">Prompts</option>
             <option value="resources">Resources</option>
+            <option value="templates">Resource templates</option>
           </select>
         </div>
         <div class="field grow">
