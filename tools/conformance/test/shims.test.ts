@@ -16,7 +16,8 @@ const SHIMS = path.join(PACKAGE_DIR, "shims", "node20.mjs");
 
 const node = (args: string[]) => run(process.execPath, args, { cwd: PACKAGE_DIR });
 
-describe("the Node 20 shims", () => {
+// Each test starts Node (and the suite) in a child: seconds on a loaded machine, not the default 5.
+describe("the Node 20 shims", { timeout: 60_000 }, () => {
   for (const suite of SUITES) {
     it(`shims/suite-${suite.version}-starts-on-node-20`, async () => {
       const { stdout } = await node(["--import", SHIMS, suite.entry, "list"]);
