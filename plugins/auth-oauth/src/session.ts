@@ -184,6 +184,8 @@ export class OAuthSession implements LiveCredentials {
         issuer,
       });
     }
+    // The key this authorization server's grant had (another run's) serves the new one too.
+    if (grant?.dpopKey !== undefined) await this.#keyFor(discovery, grant);
     const { scope } = this.#ctx.options;
     await this.#authorize(
       discovery,

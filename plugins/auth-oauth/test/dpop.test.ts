@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FileTokenStore, MemoryTokenStore } from "../src/index.js";
 import { type AuthorizationServerOptions, startAuthorizationServer } from "./helpers/authorization-server.js";
 import { testBrowser } from "./helpers/browser.js";
@@ -108,7 +108,12 @@ describe("DPoP", () => {
     const lines: string[] = [];
     const first = await sessionFor(rs.url, { authorizer: testBrowser(), store, log: capturingLogger(lines) });
     expect(await through(first, rs.url)).toMatchObject({ status: 200 });
-    const issued = await store.get(as.issuer, rs.url);
+    // The session writes to the store without waiting for the file: the test waits for it.
+    const issued = await vi.waitFor(async () => {
+      const grant = await store.get(as.issuer, rs.url);
+      expect(grant?.accessToken).toBeDefined();
+      return grant;
+    });
     const key = issued?.dpopKey;
     expect(key).toMatchObject({ kty: "EC", crv: "P-256", d: expect.any(String) });
     expect(issued?.refreshToken).toBeDefined();
@@ -128,8 +133,11 @@ describe("DPoP", () => {
     expect(await through(second, rs.url)).toMatchObject({ status: 200 });
     expect(as.counts["grant:refresh_token"]).toBe(1);
     expect(as.counts["grant:authorization_code"]).toBe(1);
-    const refreshed = await store.get(as.issuer, rs.url);
-    expect(refreshed?.accessToken).not.toBe(issued?.accessToken);
+    const refreshed = await vi.waitFor(async () => {
+      const grant = await store.get(as.issuer, rs.url);
+      expect(grant?.accessToken).not.toBe(issued?.accessToken);
+      return grant;
+    });
     expect(refreshed?.dpopKey).toEqual(key);
     const jkt = await calculateJwkThumbprint(key as never);
     expect(claimsOf(refreshed?.accessToken).cnf).toEqual({ jkt });
