@@ -66,6 +66,7 @@ try {
   code = await runLeg({
     leg: "server",
     expectedFile: path.join(PACKAGE_DIR, FIXTURES[fixture].expected),
+    peerDepartures: fixture === "reference",
     only: values.scenario ?? [],
     suiteVersion: values["suite-version"],
     markdown: values.markdown,

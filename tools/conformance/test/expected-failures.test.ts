@@ -12,10 +12,10 @@ const scenarios: Scenario[] = [
   { name: "tools_call", tags: ["2025-11-25", "2026-07-28"], suite: SUITES[0]! },
 ];
 
-function load(yaml: string) {
+function load(yaml: string, opts: { peerDepartures?: boolean } = {}) {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "mcpx-expected-")), "expected.yaml");
   writeFileSync(file, yaml);
-  return loadExpectedFailures(file, scenarios);
+  return loadExpectedFailures(file, scenarios, opts);
 }
 
 describe("expected failures", () => {
@@ -39,6 +39,25 @@ describe("expected failures", () => {
     ]);
     expect(load("auth/basic-cimd:\n").problems).toEqual([
       "auth/basic-cimd: the reason must be one line of text",
+    ]);
+  });
+
+  it("expected-failures/reference-server-departures-only-in-its-leg", () => {
+    const yaml = [
+      '"tools_call@2026-07-28": "reference server: its in-process client answers -32601"',
+      'auth/basic-cimd: "no OAuth client"',
+      'tools_call@2025-11-25: "flaky"',
+    ].join("\n");
+    // in the reference leg, a scenario the reference server fails may be listed, saying so
+    const reference = load(yaml, { peerDepartures: true });
+    expect(reference.entries.map((e) => e.key)).toEqual(["tools_call@2026-07-28", "auth/basic-cimd"]);
+    expect(reference.problems).toEqual([
+      'tools_call@2025-11-25: only auth/* and extension scenarios, and those the reference server fails (a reason starting "reference server:"), may be expected to fail',
+    ]);
+    // in our fixture's leg, never
+    expect(load(yaml).problems).toEqual([
+      "tools_call@2026-07-28: only auth/* and extension scenarios may be expected to fail",
+      "tools_call@2025-11-25: only auth/* and extension scenarios may be expected to fail",
     ]);
   });
 
