@@ -190,7 +190,7 @@ export class Subscriptions {
     const meta = params._meta as JSONObject | undefined;
     const sid = meta?.[MetaKey.subscriptionId];
     if (sid === undefined) return false;
-    if (!current || sid !== current.id) {
+    if (!current || !sameId(sid, current.id)) {
       this.#scope.log.debug("dropped a notification of a replaced subscription", {
         method,
         subscriptionId: sid,
@@ -218,4 +218,14 @@ export class Subscriptions {
       this.#scope.warn(`subscriptions/listen: the server declined ${declined.join(", ")}`);
     }
   }
+}
+
+/**
+ * Whether a notification's subscriptionId names the listen with this id. The spec's value is the
+ * listen's JSON-RPC id itself; the suite's reference server sends a numeric id as a string ("5" for
+ * 5). mcpx minted the id, so the string form of its own number names nothing else: it is taken too.
+ */
+function sameId(sid: unknown, id: RequestId | undefined): boolean {
+  if (id === undefined) return false;
+  return sid === id || (typeof id === "number" && sid === String(id));
 }

@@ -79,6 +79,39 @@ describe("2026-07-28 JSON lines under application/json", () => {
     expect(c.server.failures).toEqual([]);
   });
 
+  requirement(["2026-07-28/subscriptions/listen-id-sent-back-as-a-string-accepted"], async () => {
+    // as the suite's reference server does: the listen's numeric id comes back as "5", on JSON lines
+    const c = await httpCase({ versions: M, tools: TOOLS, capabilities: { prompts: { listChanged: true } } });
+    const isListen = (r: HttpRecord) => methodOf(r) === "subscriptions/listen";
+    c.script.rawAnswer(isListen, {
+      status: 200,
+      contentType: "application/json",
+      open: true,
+      body: (frames) => {
+        const tag = { [MetaKey.subscriptionId]: String(frames[0]?.id) };
+        return (
+          note("notifications/subscriptions/acknowledged", {
+            _meta: tag,
+            notifications: { promptsListChanged: true },
+          }) + note("notifications/prompts/list_changed", { _meta: tag })
+        );
+      },
+    });
+    const changed: string[] = [];
+    const warnings: string[] = [];
+    c.host.hooks.serverWarning.tap("test", (w) => warnings.push(w.message));
+    const client = await c.connect();
+    client.onNotification("notifications/prompts/list_changed", () => changed.push("prompts"));
+    await until(() => c.script.requests.some(isListen));
+    const listen = c.script.requests.find(isListen);
+    expect(typeof listen?.frames[0]?.id).toBe("number");
+    expect(client.listenId).toBe(listen?.frames[0]?.id);
+    // taken as the listen's own: nothing declined, the change delivered (not dropped as another's)
+    await until(() => changed.length === 1);
+    expect(warnings).toEqual([]);
+    expect(c.server.failures).toEqual([]);
+  });
+
   requirement(["2026-07-28/answers/json-lines-malformed-line-named"], async () => {
     const c = await httpCase({ versions: M, tools: TOOLS });
     const client = await c.connect();
