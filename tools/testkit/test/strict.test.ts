@@ -57,6 +57,32 @@ describe("strict", () => {
     });
   });
 
+  it("strict/tasks-extension-requests-on-2026-07-28", () => {
+    const v = validatorFor("2026-07-28");
+    const meta = modernMeta();
+    const get = { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: "t-1", _meta: meta } };
+    const update = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tasks/update",
+      params: { taskId: "t-1", inputResponses: { k: { action: "accept", content: {} } }, _meta: meta },
+    };
+    const cancel = { jsonrpc: "2.0", id: 3, method: "tasks/cancel", params: { taskId: "t-1", _meta: meta } };
+    for (const frame of [get, update, cancel])
+      expect(v.clientMessage(frame), frame.method).toEqual({ ok: true });
+    // Checked as strictly as the core's: a task request without its taskId is invalid.
+    const bad = v.clientMessage({ jsonrpc: "2.0", id: 4, method: "tasks/get", params: { _meta: meta } });
+    expect(bad.ok).toBe(false);
+    // Removed by the extension, so never in the revision.
+    const result = v.clientMessage({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tasks/result",
+      params: { taskId: "t", _meta: meta },
+    });
+    expect(result).toMatchObject({ ok: false, reason: "not-in-revision" });
+  });
+
   for (const revision of REVISIONS) {
     it(`strict/valid-frames-${revision}`, () => {
       const v = validatorFor(revision);
