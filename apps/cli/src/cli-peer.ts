@@ -1,4 +1,4 @@
-import type { JSONObject } from "@mcpx/core";
+import { type JSONObject, TASKS_EXTENSION } from "@mcpx/core";
 import type { CallContext, Peer } from "@mcpx/gateway";
 import type { MainIO } from "./io.js";
 import { forTerminal } from "./render.js";
@@ -20,7 +20,8 @@ export function cliContext(io: MainIO, watch?: CallWatch): CallContext {
     id: "cli",
     // In process: it speaks no revision, and is asked nothing.
     revision: undefined,
-    capabilities: {},
+    // It takes tasks (SEP-2663): a call answered with one is followed to its result (commands/call.ts).
+    capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     authContext: "cli",
     notify: () => false,
   };

@@ -7,7 +7,7 @@
  * extension is never sent a task (the upstream is not told mcpx could take one) and its tasks/*
  * requests are refused with -32021 naming the extension.
  */
-import type { UpstreamClient } from "@mcpx/client";
+import { type FollowTaskOptions, followTask, type TaskPoller, type UpstreamClient } from "@mcpx/client";
 import {
   declaresTasks,
   InvalidParamsError,
@@ -18,6 +18,7 @@ import {
   TASK_METHODS,
   TASKS_EXTENSION,
   TASKS_REQUIRED_DATA,
+  type Task,
   UpstreamUnavailableError,
 } from "@mcpx/core";
 import type { CallContext } from "./server/peer.js";
@@ -51,6 +52,44 @@ export class TaskRelay {
     if (!isCreateTaskResult(result)) return result;
     const id = this.routes.add(server, result.taskId, ctx.peer.authContext, result.ttlMs);
     return { ...result, taskId: id };
+  }
+
+  /**
+   * Follows a task this relay handed an in-process caller (the CLI) to its result: polled through
+   * the relay, its input requests answered by the owning upstream connection's handlers (as that
+   * connection answers an input_required round), cancelled when the caller's signal aborts.
+   */
+  follow(
+    created: Task,
+    ctx: CallContext,
+    opts: Omit<FollowTaskOptions, "signal" | "answer"> = {},
+  ): Promise<Result> {
+    // The cancellation must go out after the caller's signal has aborted.
+    const cancelCtx: CallContext = { ...ctx, signal: new AbortController().signal };
+    const poller: TaskPoller = {
+      get: (taskId) => this.handle("tasks/get", { taskId }, ctx),
+      update: (taskId, inputResponses) => this.handle("tasks/update", { taskId, inputResponses }, ctx),
+      cancel: (taskId) => this.handle("tasks/cancel", { taskId }, cancelCtx),
+    };
+    return followTask(poller, created, {
+      ...opts,
+      signal: ctx.signal,
+      answer: (inputRequests) => {
+        const route = this.routes.get(created.taskId, ctx.peer.authContext);
+        const client = route ? this.#client(route.server) : undefined;
+        if (!route || !client) {
+          throw new UpstreamUnavailableError(
+            route?.server ?? "",
+            `the upstream of task ${created.taskId} is not connected`,
+          );
+        }
+        return client.answerInputRequests(
+          inputRequests,
+          { method: "tools/call" },
+          { signal: ctx.signal, context: ctx },
+        );
+      },
+    });
   }
 
   /** tasks/get, tasks/update or tasks/cancel of a downstream client, relayed to the task's owner. */

@@ -1,5 +1,5 @@
 /** `mcpx call <tool> [arguments]`: calls a tool by the name mcpx exposes it under and prints what it returned. */
-import { ErrorCode, type JSONObject } from "@mcpx/core";
+import { ErrorCode, isCreateTaskResult, type JSONObject } from "@mcpx/core";
 import { inputs, toolArguments } from "../arguments.js";
 import { DaemonAnswerError, DaemonClient } from "../daemon-client.js";
 import { UnreachableError, UsageError } from "../errors.js";
@@ -68,9 +68,11 @@ export async function call(
       const found = await findItem(rt, "tools", tool);
       const args = toolArguments(given, found.inputSchema);
       // Progress drawn on a terminal, Ctrl-C cancels (interactive-call.ts).
-      const result = await interactiveCall(io, opts, (ctx) =>
-        rt.gateway.dispatcher.handle("tools/call", { name: tool, arguments: args }, ctx),
-      );
+      const result = await interactiveCall(io, opts, async (ctx) => {
+        const first = await rt.gateway.dispatcher.handle("tools/call", { name: tool, arguments: args }, ctx);
+        // A task (SEP-2663) is followed to the tool's result: the command prints what the tool did.
+        return isCreateTaskResult(first) ? rt.gateway.dispatcher.tasks.follow(first, ctx) : first;
+      });
       if (result === INTERRUPTED) {
         io.stderr("cancelled\n");
         return EXIT_INTERRUPTED;
