@@ -15,7 +15,9 @@ import {
   MethodNotFoundError,
   ResourceNotFoundError,
   type Result,
+  type Revision,
   requestOf,
+  SkillsMethod,
   UpstreamUnavailableError,
   withKey,
 } from "@mcpx/core";
@@ -23,6 +25,7 @@ import type { Catalog, ListKind, Route } from "./catalog.js";
 import { InputBridge } from "./input-bridge.js";
 import { page } from "./paging.js";
 import type { CallContext } from "./server/peer.js";
+import type { GatewaySkills } from "./skills.js";
 import type { ResourceSubscriptions } from "./subscriptions.js";
 import { TaskRelay } from "./task-relay.js";
 
@@ -51,7 +54,12 @@ export interface DispatcherOptions {
   upstreamState?: (server: string) => { status: string; error?: string } | undefined;
   /** An upstream's connection by server name: where a relayed task's tasks/* requests go. */
   upstreamClient?: (server: string) => UpstreamClient | undefined;
+  /** The skills extension (SEP-2640) over the upstreams, served to clients whose revision has extensions. */
+  skills?: GatewaySkills;
 }
+
+/** The methods of the skills extension: in no revision's method table, served where extensions are. */
+const SKILLS_METHODS: ReadonlySet<string> = new Set(Object.values(SkillsMethod));
 
 export class Dispatcher {
   readonly #catalog: Catalog;
@@ -64,6 +72,7 @@ export class Dispatcher {
   readonly #upstreamState: DispatcherOptions["upstreamState"];
   /** Tasks (SEP-2663) relayed to the upstreams that own them. */
   readonly tasks: TaskRelay;
+  readonly #skills: GatewaySkills | undefined;
 
   constructor(
     catalog: Catalog,
@@ -82,6 +91,19 @@ export class Dispatcher {
     this.#upstreamState = opts.upstreamState;
     const upstreamClient = opts.upstreamClient;
     this.tasks = new TaskRelay((server) => upstreamClient?.(server));
+    this.#skills = opts.skills;
+  }
+
+  /**
+   * Whether `method` is an extension's that mcpx serves to a client of `revision`: the skills
+   * methods, to a client whose revision has the `extensions` capability to learn of them by.
+   */
+  servesExtension(method: string, revision: Revision): boolean {
+    return (
+      this.#skills !== undefined &&
+      SKILLS_METHODS.has(method) &&
+      revision.server.capabilities.includes("extensions")
+    );
   }
 
   /** Calls of modern clients waiting for their retry (between input_required rounds). */
@@ -102,7 +124,8 @@ export class Dispatcher {
       Object.hasOwn(ROUTED, method) ||
       TaskRelay.handles(method) ||
       method === "resources/subscribe" ||
-      method === "resources/unsubscribe"
+      method === "resources/unsubscribe" ||
+      (this.#skills !== undefined && SKILLS_METHODS.has(method))
     );
   }
 
@@ -138,9 +161,22 @@ export class Dispatcher {
       case "resources/unsubscribe":
         await this.#subscriptions.unsubscribe(ctx.peer, String(params.uri));
         return {};
-      default:
-        throw new MethodNotFoundError(`Method not found: ${method}`);
+      case SkillsMethod.list:
+        if (this.#skills) return this.#skills.list(params.cursor, this.#pageSize, this.#plain(ctx));
+        break;
+      case SkillsMethod.get:
+        if (this.#skills) return this.#skills.get(params.uri, this.#plain(ctx));
+        break;
+      case SkillsMethod.directoryRead:
+        if (this.#skills) return this.#skills.readDirectory(params, this.#plain(ctx));
+        break;
     }
+    throw new MethodNotFoundError(`Method not found: ${method}`);
+  }
+
+  /** What a request to upstreams that no single route names carries: cancellation and the caller's context. */
+  #plain(ctx: CallContext): RequestOptions {
+    return { signal: ctx.signal, authContext: ctx.peer.authContext, context: ctx };
   }
 
   async #byName(kind: "tools" | "prompts", name: unknown): Promise<Route> {

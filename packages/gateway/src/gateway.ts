@@ -21,6 +21,7 @@ import { Namespaces } from "./namespaces.js";
 import { Pool, type PoolEnvironment } from "./pool.js";
 import type { Peer } from "./server/peer.js";
 import { ServerProtocol } from "./server/protocol.js";
+import { GatewaySkills } from "./skills.js";
 import { ResourceSubscriptions } from "./subscriptions.js";
 
 /** The extensions the gateway relays to its clients when an upstream offers them. */
@@ -50,6 +51,7 @@ export class Gateway {
   readonly catalog: Catalog;
   readonly namespaces: Namespaces;
   readonly subscriptions: ResourceSubscriptions;
+  readonly skills: GatewaySkills;
   readonly dispatcher: Dispatcher;
   readonly protocol: ServerProtocol;
   readonly events: EventLog;
@@ -75,8 +77,10 @@ export class Gateway {
     this.namespaces = new Namespaces(opts.servers);
     this.catalog = new Catalog(this.pool, this.namespaces, log);
     this.subscriptions = new ResourceSubscriptions(log);
+    this.skills = new GatewaySkills(this.pool, this.namespaces, log);
     this.dispatcher = new Dispatcher(this.catalog, this.subscriptions, {
       handlers: opts.handlers,
+      skills: this.skills,
       ...(opts.pageSize === undefined ? {} : { pageSize: opts.pageSize }),
       ...(opts.inputTtlMs === undefined ? {} : { inputTtlMs: opts.inputTtlMs }),
       upstreamState: (server) => this.pool.states().find((s) => s.name === server),

@@ -16,7 +16,7 @@ export {
 } from "./forwarding.js";
 export { Gateway, type GatewayOptions, MCPX_SERVER_INFO, RELAYED_EXTENSIONS } from "./gateway.js";
 export { DEFAULT_INPUT_TTL_MS, InputBridge } from "./input-bridge.js";
-export { Namespaces, type Owned, SEPARATOR, URI_SCHEME } from "./namespaces.js";
+export { Namespaces, type Owned, SEPARATOR, SKILL_SCHEME, URI_SCHEME } from "./namespaces.js";
 export { page } from "./paging.js";
 export {
   Pool,
@@ -44,6 +44,7 @@ export type { CallContext, Peer } from "./server/peer.js";
 export { type ServerIdentity, ServerProtocol } from "./server/protocol.js";
 export { ServedRevisions } from "./server/served.js";
 export { StdioServer, type StdioServerOptions } from "./server/stdio.js";
+export { GatewaySkills } from "./skills.js";
 export { ResourceSubscriptions } from "./subscriptions.js";
 export { TaskRelay } from "./task-relay.js";
 export {

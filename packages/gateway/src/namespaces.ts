@@ -3,11 +3,14 @@
  * `mcpx://<namespace>/<original uri>` (templates too, so a client's expansion maps straight back).
  * Namespaces never contain "__" (the config refuses it), so the first "__" always splits a name
  * correctly, whatever the upstream's own names hold. A server with namespacing off keeps its names.
+ * Skill URIs (SEP-2640) stay skill URIs: `skill://<skill-path>` becomes `skill://<namespace>/<skill-path>`,
+ * a deeper skill path whose last segment (the skill's name) is unchanged, so hosts read the same skill.
  */
 import type { ServerConfig } from "@mcpx/config";
 
 export const SEPARATOR = "__";
 export const URI_SCHEME = "mcpx://";
+export const SKILL_SCHEME = "skill://";
 
 export interface Owned {
   /** The server's config key. */
@@ -48,7 +51,11 @@ export class Namespaces {
   }
 
   uri(server: ServerConfig, original: string): string {
-    return server.namespacing ? `${URI_SCHEME}${server.namespace}/${original}` : original;
+    if (!server.namespacing) return original;
+    if (original.startsWith(SKILL_SCHEME)) {
+      return `${SKILL_SCHEME}${server.namespace}/${original.slice(SKILL_SCHEME.length)}`;
+    }
+    return `${URI_SCHEME}${server.namespace}/${original}`;
   }
 
   /** The owner of a namespaced name; undefined for a name no namespace claims. */
@@ -60,11 +67,18 @@ export class Namespaces {
   }
 
   parseUri(exposed: string): Owned | undefined {
-    if (!exposed.startsWith(URI_SCHEME)) return undefined;
-    const rest = exposed.slice(URI_SCHEME.length);
+    const scheme = exposed.startsWith(URI_SCHEME)
+      ? URI_SCHEME
+      : exposed.startsWith(SKILL_SCHEME)
+        ? SKILL_SCHEME
+        : undefined;
+    if (scheme === undefined) return undefined;
+    const rest = exposed.slice(scheme.length);
     const slash = rest.indexOf("/");
     if (slash <= 0) return undefined;
     const server = this.#byNamespace.get(rest.slice(0, slash));
-    return server ? { server: server.name, original: rest.slice(slash + 1) } : undefined;
+    if (!server) return undefined;
+    const tail = rest.slice(slash + 1);
+    return { server: server.name, original: scheme === SKILL_SCHEME ? `${SKILL_SCHEME}${tail}` : tail };
   }
 }

@@ -92,19 +92,25 @@ function load(revision: string): RevisionSchema {
 }
 
 /**
- * The extensions mcpx relays, as schema fragments (schemas/extensions/*.json): each names the
- * revisions whose wire carries it, its definitions, and which of them join ClientRequest. Merged
- * into those revisions' schemas, so a frame of an extension is checked as strictly as the core's.
+ * The extensions mcpx relays, as schema fragments (schemas/extensions/*.json), merged into the
+ * revisions whose wire carries them: those a fragment's `appliesTo` names or, without one, every
+ * revision with extensions (its ServerCapabilities defines `extensions`). Their definitions join the
+ * revision's and their client requests its ClientRequest union, so an extension's frames are checked
+ * as strictly as the core's, and a revision without the extension still refuses them.
  */
 const EXTENSIONS_DIR = fileURLToPath(new URL("../schemas/extensions/", import.meta.url));
 
 function mergeExtensions(revision: string, defs: Record<string, unknown>): void {
   if (!existsSync(EXTENSIONS_DIR)) return;
+  const caps = defs.ServerCapabilities;
+  const hasExtensions = isRecord(caps) && isRecord(caps.properties) && "extensions" in caps.properties;
   for (const file of readdirSync(EXTENSIONS_DIR)
     .filter((f) => f.endsWith(".json"))
     .sort()) {
     const ext: unknown = JSON.parse(readFileSync(path.join(EXTENSIONS_DIR, file), "utf8"));
-    if (!isRecord(ext) || !Array.isArray(ext.appliesTo) || !ext.appliesTo.includes(revision)) continue;
+    if (!isRecord(ext)) throw new Error(`extension schema ${file} is not an object`);
+    const applies = Array.isArray(ext.appliesTo) ? ext.appliesTo.includes(revision) : hasExtensions;
+    if (!applies) continue;
     if (!isRecord(ext.$defs)) throw new Error(`extension schema ${file} has no $defs`);
     for (const [name, schema] of Object.entries(ext.$defs)) {
       if (Object.hasOwn(defs, name)) throw new Error(`extension schema ${file} redefines ${name}`);

@@ -24,6 +24,7 @@ import {
   requestOf,
   resultResponse,
   type ServerCapabilities,
+  SKILLS_EXTENSION,
   withoutKeys,
 } from "@mcpx/core";
 import { type Redactor, redactValue } from "@mcpx/host";
@@ -43,6 +44,8 @@ const FULL_CAPABILITIES: ServerCapabilities = Object.freeze({
   resources: { subscribe: true, listChanged: true },
   logging: {},
   completions: {},
+  // SEP-2640: the union of the upstreams' skills; directories are read through their upstreams.
+  extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },
 });
 
 export class ServerProtocol {
@@ -123,7 +126,10 @@ export class ServerProtocol {
 
   async #answer(msg: JSONRPCRequest, ctx: CallContext, revision: Revision): Promise<JSONObject> {
     // A method the client's revision does not have is not found, whoever could answer it.
-    if (!requestOf(revision.methods, msg.method, "client")) {
+    if (
+      !requestOf(revision.methods, msg.method, "client") &&
+      !this.#dispatcher.servesExtension(msg.method, revision)
+    ) {
       throw new MethodNotFoundError(`Method not found: ${msg.method}`);
     }
     const params = msg.params ?? {};
