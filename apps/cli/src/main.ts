@@ -14,6 +14,7 @@ import { eraForget, eraShow } from "./commands/era.js";
 import { pluginsList } from "./commands/plugins.js";
 import { reconnectCommand } from "./commands/reconnect.js";
 import { getPrompt, listKind, readResource } from "./commands/resources.js";
+import { skillsGet, skillsList } from "./commands/skills.js";
 import { statusCommand } from "./commands/status.js";
 import { toolsList } from "./commands/tools.js";
 import { toolsShow } from "./commands/tools-show.js";
@@ -198,6 +199,19 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
   upstreams(
     common(resources.command("read").description("read a resource").argument("<uri>", "its mcpx:// URI")),
   ).action((uri: string, opts: Upstream) => run(() => readResource(uri, opts, io))());
+
+  const skills = program.command("skills").description("the skills (SEP-2640) of the configured servers");
+  upstreams(common(skills.command("list").description("list skills (skill://<namespace>/… paths)"))).action(
+    (opts: Upstream) => run(() => skillsList(opts, io))(),
+  );
+  upstreams(
+    common(
+      skills
+        .command("get")
+        .description("load a skill: its SKILL.md, verified against the skill's entry")
+        .argument("<skill>", "its path (e.g. fs/pdf-processing), its name when unique, or its URI"),
+    ),
+  ).action((name: string, opts: Upstream) => run(() => skillsGet(name, opts, io))());
 
   const prompts = program.command("prompts").description("the prompts of the configured servers");
   upstreams(common(prompts.command("list").description("list prompts"))).action((opts: Upstream) =>
