@@ -30,6 +30,7 @@ import {
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 import { registerTasks, withTasks } from "./fixture-tasks.js";
+import { skills } from "./fixture-skills.js";
 
 /** A 1×1 red PNG and a minimal WAV, as the suite's scenarios describe them. */
 const PNG =
@@ -161,6 +162,7 @@ export function fixtureServer(): McpServer {
   resources(server);
   prompts(server);
   registerTasks(server);
+  skills(server);
   return server;
 }
 
