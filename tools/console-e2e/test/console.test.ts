@@ -287,6 +287,38 @@ describe("console", () => {
     await page.close();
   });
 
+  it("console/every-control-has-a-name", async () => {
+    const page = await open();
+    await expect.poll(() => page.locator('[data-upstream="down"] .error').count()).toBe(1);
+    // Every form of the explorer on screen too: a tool's, a template's.
+    await page.getByRole("link", { name: "Explorer" }).click();
+    await page.getByRole("button", { name: /everything__echo\b/ }).click();
+    const unnamed: string[] = [];
+    for (const view of ["upstreams", "explorer", "events"]) {
+      await page.getByRole("link", { name: new RegExp(view, "i") }).click();
+      unnamed.push(
+        ...(await page.evaluate(() =>
+          [...document.querySelectorAll("#view > div:not([hidden]) :is(button, input, select, textarea, a)")]
+            .filter((el) => {
+              const aria = el.getAttribute("aria-label") ?? "";
+              const labels = (el as HTMLInputElement).labels;
+              return !aria.trim() && !(labels && labels.length > 0) && !(el.textContent ?? "").trim();
+            })
+            .map((el) => el.outerHTML.slice(0, 80)),
+        )),
+      );
+    }
+    expect(unnamed).toEqual([]);
+    // Reconnect is reached by keyboard and pressed with Enter.
+    await page.getByRole("link", { name: "Upstreams" }).click();
+    await page.getByRole("button", { name: "Reconnect down" }).focus();
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.getByRole("button", { name: "Reconnect down" }).textContent())
+      .toBe("Reconnect");
+    await page.close();
+  });
+
   it("console/url-printed-at-start-up", () => {
     expect(daemon.serving.consoleUrl).toBe(daemon.base);
     expect(daemon.log.join("\n")).toContain(`/mcp (console: ${daemon.base})`);
