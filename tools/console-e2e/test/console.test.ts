@@ -298,7 +298,9 @@ describe("console", () => {
       await page.getByRole("link", { name: new RegExp(view, "i") }).click();
       unnamed.push(
         ...(await page.evaluate(() =>
-          [...document.querySelectorAll("#view > div:not([hidden]) :is(button, input, select, textarea, a)")]
+          Array.from(
+            document.querySelectorAll("#view > div:not([hidden]) :is(button, input, select, textarea, a)"),
+          )
             .filter((el) => {
               const aria = el.getAttribute("aria-label") ?? "";
               const labels = (el as HTMLInputElement).labels;
