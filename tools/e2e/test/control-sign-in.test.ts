@@ -3,7 +3,7 @@
  * browser flow for an upstream waiting for a login and answers the authorization URL; once the user
  * signed in there (the plugin's test browser here), the upstream connects with the stored tokens.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serve } from "@mcpx/daemon";
 import { describe, expect, it } from "vitest";
@@ -12,11 +12,19 @@ import { afterThisTest, until } from "../src/index.js";
 import { loginCase, stateDirOf } from "./auth-login.helpers.js";
 
 async function daemonFor(dir: string) {
+  // Pinned: the daemon's backoff may retry while the sign-in's connection is open, and one scripted
+  // server keeps one negotiated revision, against which an era probe's server/discover is checked.
+  const file = join(dir, "mcpx.json");
+  const config = JSON.parse(await readFile(file, "utf8")) as {
+    servers: Record<string, Record<string, unknown>>;
+  };
+  for (const server of Object.values(config.servers)) server.revision = "2025-11-25";
+  await writeFile(file, JSON.stringify(config));
   const serving = await serve({ configFile: join(dir, "mcpx.json"), writeLog: () => {}, logLevel: "error" });
   afterThisTest(() => serving.stop());
   await serving.runtime.gateway.pool.settled();
-  const config = JSON.parse(await readFile(join(dir, "mcpx.json"), "utf8")) as { listen: { port: number } };
-  const control = `http://127.0.0.1:${config.listen.port}/.mcpx/`;
+  const { listen } = JSON.parse(await readFile(file, "utf8")) as { listen: { port: number } };
+  const control = `http://127.0.0.1:${listen.port}/.mcpx/`;
   const post = async (route: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${control}${route}`, {
       method: "POST",
