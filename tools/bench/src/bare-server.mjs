@@ -12,17 +12,20 @@ let forward;
 if (mode === "proxy") {
   const child = spawn(command, commandArgs, { stdio: ["pipe", "pipe", "ignore"] });
   const waiting = new Map();
-  let buffer = "";
-  child.stdout.setEncoding("utf8");
+  // Buffers gathered until a newline, decoded once: a 16 MiB line is not re-scanned per chunk.
+  const chunks = [];
   child.stdout.on("data", (chunk) => {
-    buffer += chunk;
-    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      chunks.push(chunk.subarray(start, nl));
+      const line = Buffer.concat(chunks).toString("utf8");
+      chunks.length = 0;
+      start = nl + 1;
       const msg = JSON.parse(line);
       waiting.get(msg.id)?.(line);
       waiting.delete(msg.id);
     }
+    if (start < chunk.length) chunks.push(chunk.subarray(start));
   });
   let nextId = 1;
   // The client's id is swapped for the proxy's own so concurrent clients cannot collide.
