@@ -110,7 +110,9 @@ const states = selected.map((target) => ({
   peak: undefined,
 }));
 const stopAll = () => Promise.all(states.map((s) => s.live?.stop().catch(() => {})));
-process.once("SIGINT", () => stopAll().then(() => process.exit(130)));
+// A run stopped from outside (Ctrl-C, a CI timeout) still ends every process it started.
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, () => stopAll().then(() => process.exit(130)));
 
 const loadBefore = os.loadavg();
 try {
