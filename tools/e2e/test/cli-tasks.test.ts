@@ -29,9 +29,8 @@ async function taskUpstream(final: JSONObject) {
     capabilities: { tools: {}, extensions: { [TASKS]: {} } },
     handlers: {
       "tools/call": (req) => {
-        const caps = (req.params?._meta as JSONObject)[
-          "io.modelcontextprotocol/clientCapabilities"
-        ] as JSONObject;
+        const meta = (req.params?._meta ?? {}) as JSONObject;
+        const caps = (meta["io.modelcontextprotocol/clientCapabilities"] ?? {}) as JSONObject;
         seen.push(`call declared=${Object.hasOwn((caps.extensions as JSONObject | undefined) ?? {}, TASKS)}`);
         return { resultType: "task", ...task("working") };
       },

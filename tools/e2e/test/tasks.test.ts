@@ -102,7 +102,8 @@ describe("tasks relayed by the gateway", () => {
 
     // mcpx declares the extension, an upstream offering it
     const discovered = await ask("server/discover", {});
-    expect((discovered.result?.capabilities as JSONObject).extensions).toEqual({ [TASKS]: {} });
+    const capabilities = (discovered.result?.capabilities ?? {}) as JSONObject;
+    expect(capabilities.extensions).toEqual({ [TASKS]: {} });
 
     // without the extension: no task, and the tasks/* requests are refused with -32021
     expect(
