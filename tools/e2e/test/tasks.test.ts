@@ -4,7 +4,7 @@
  * of its own, and tasks/get, tasks/update and tasks/cancel reach the upstream under the upstream's
  * id; a request that did not declare the extension gets no task and its tasks/* are refused.
  */
-import type { JSONObject } from "@mcpx/core";
+import { type JSONObject, SKILLS_EXTENSION } from "@mcpx/core";
 import type { Handler, ScriptedServer } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import { daemonCase } from "../src/index.js";
@@ -100,10 +100,10 @@ describe("tasks relayed by the gateway", () => {
       };
     };
 
-    // mcpx declares the extension, an upstream offering it
+    // mcpx declares the extension, an upstream offering it, beside the skills it serves itself
     const discovered = await ask("server/discover", {});
     const capabilities = (discovered.result?.capabilities ?? {}) as JSONObject;
-    expect(capabilities.extensions).toEqual({ [TASKS]: {} });
+    expect(capabilities.extensions).toEqual({ [TASKS]: {}, [SKILLS_EXTENSION]: { directoryRead: true } });
 
     // without the extension: no task, and the tasks/* requests are refused with -32021
     expect(

@@ -87,7 +87,8 @@ export class ServerProtocol {
     // Extensions follow the upstreams (one offering tasks may connect later): asked each time.
     if (this.#extensions && revision.server.capabilities.includes("extensions")) {
       const offered = this.#extensions();
-      if (Object.keys(offered).length > 0) return { ...caps, extensions: offered };
+      // Beside those mcpx serves itself (skills), never in their place.
+      if (Object.keys(offered).length > 0) return { ...caps, extensions: { ...caps.extensions, ...offered } };
     }
     return caps;
   }
