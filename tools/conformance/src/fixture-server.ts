@@ -29,8 +29,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
-import { registerTasks, withTasks } from "./fixture-tasks.js";
 import { skills } from "./fixture-skills.js";
+import { registerTasks, withTasks } from "./fixture-tasks.js";
 
 /** A 1×1 red PNG and a minimal WAV, as the suite's scenarios describe them. */
 const PNG =

@@ -196,7 +196,7 @@ describe("skills (SEP-2640) through the gateway", () => {
       _meta: meta,
       uri: "skill://beta/pdf-processing/SKILL.md",
     });
-    expect((got.result?.skill as Skill).uri).toBe("skill://beta/pdf-processing/SKILL.md");
+    expect((got.result?.skill as Skill | undefined)?.uri).toBe("skill://beta/pdf-processing/SKILL.md");
     expect(scripted.beta?.frames("skills/get").map((f) => f.params?.uri)).toEqual([SKILL_URI]);
     expect(scripted.alpha?.frames("skills/get")).toEqual([]);
 
@@ -205,7 +205,7 @@ describe("skills (SEP-2640) through the gateway", () => {
       _meta: meta,
       uri: "skill://beta/pdf-processing/SKILL.md",
     });
-    const text = (read.result?.contents as { text: string }[])[0]?.text ?? "";
+    const text = (read.result?.contents as { text: string }[] | undefined)?.[0]?.text ?? "";
     expect(text).toContain("Beta body.");
     const beta = listed[1] as Skill;
     const own = beta.resources === "dynamic" ? undefined : beta.resources[0];
