@@ -6,7 +6,8 @@
  * stays bound to the key it was issued for) and the resource server's nonces, which arrive through
  * the transports rather than through oauth4webapi's requests.
  */
-import { decodeJwt, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+// jose is imported where a key is made or read, not at start: a config without DPoP never loads it.
+import type { JWK } from "jose";
 import * as oauth from "oauth4webapi";
 import type { BearerChallenge } from "./challenge.js";
 import type { Discovery } from "./discovery.js";
@@ -52,6 +53,7 @@ export class DPoPKey {
   }
 
   static async generate(): Promise<DPoPKey> {
+    const { exportJWK, generateKeyPair } = await import("jose");
     const pair = await generateKeyPair(DPOP_ALGORITHM, { extractable: true });
     const jwk = await exportJWK(pair.privateKey);
     return new DPoPKey({ ...jwk, alg: DPOP_ALGORITHM }, pair as oauth.CryptoKeyPair);
@@ -60,6 +62,7 @@ export class DPoPKey {
   /** The key a stored grant was bound to; undefined when what is stored is not one. */
   static async from(jwk: JWK | undefined): Promise<DPoPKey | undefined> {
     if (jwk?.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.d !== "string") return undefined;
+    const { importJWK } = await import("jose");
     try {
       const privateKey = (await importJWK(jwk, DPOP_ALGORITHM)) as oauth.CryptoKey;
       const { d: _private, ...pub } = jwk;
@@ -103,8 +106,9 @@ export class DPoPKey {
 }
 
 /** The nonce a DPoP proof carried, if it had one. */
-export function proofNonce(proof: string | undefined): string | undefined {
+export async function proofNonce(proof: string | undefined): Promise<string | undefined> {
   if (proof === undefined) return undefined;
+  const { decodeJwt } = await import("jose");
   try {
     const { nonce } = decodeJwt(proof);
     return typeof nonce === "string" ? nonce : undefined;

@@ -116,7 +116,7 @@ export class OAuthSession implements LiveCredentials {
     // proof already carried that very nonce.
     if (challenge.status === 401 && bearer?.error === "use_dpop_nonce" && this.#dpop) {
       const nonce = challenge.dpopNonce;
-      if (nonce === undefined || proofNonce(challenge.dpop) === nonce) return false;
+      if (nonce === undefined || (await proofNonce(challenge.dpop)) === nonce) return false;
       this.#dpop.rememberNonce(challenge.url, nonce);
       return true;
     }
