@@ -165,10 +165,13 @@ async function legacyDiscovery(ctx: DiscoveryContext): Promise<Discovery> {
     () => undefined,
   );
   if (doc?.status === 200 && doc.json) {
-    if (doc.json.issuer !== base) {
+    // Here the well-known URL was built from the server's origin, not from an issuer (2025-03-26 has
+    // no issuer to start from), so RFC 8414 §3.3's exact match has nothing to match: an issuer on the
+    // server's own origin (say <origin>/oauth) is that origin's, and is taken; any other is refused.
+    if (issuerOrigin(doc.json.issuer) !== base) {
       throw fail(
         ctx,
-        `the metadata at ${base}/.well-known/oauth-authorization-server names the issuer ${JSON.stringify(String(doc.json.issuer).slice(0, 200))}, not ${base} (RFC 8414 §3.3); mcpx does not use it`,
+        `the metadata at ${base}/.well-known/oauth-authorization-server names the issuer ${JSON.stringify(String(doc.json.issuer).slice(0, 200))}, not one on ${base} (RFC 8414 §3.3); mcpx does not use it`,
       );
     }
     return { prm: undefined, resource, as: doc.json as unknown as AuthorizationServer, published: true };
@@ -186,6 +189,13 @@ async function legacyDiscovery(ctx: DiscoveryContext): Promise<Discovery> {
     },
     published: false,
   };
+}
+
+/** The origin of a metadata document's `issuer`, when it is an https or loopback http URL. */
+function issuerOrigin(issuer: unknown): string | undefined {
+  if (typeof issuer !== "string") return undefined;
+  const url = parseUrl(issuer);
+  return url && allowedUrl(url) && url.search === "" && url.hash === "" ? url.origin : undefined;
 }
 
 function fail(ctx: DiscoveryContext, why: string): AuthorizationFailedError {

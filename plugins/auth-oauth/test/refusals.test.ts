@@ -164,6 +164,35 @@ describe("oauth refusals and fallbacks", () => {
     ]);
   });
 
+  it("2025-03-26/oauth/legacy-metadata-issuer-on-the-server-origin-accepted", async () => {
+    // Root metadata without resource metadata, naming an issuer with a path on the server's own origin
+    // (as the 0.1.16 conformance scenario serves it): the well-known URL came from the origin, not an
+    // issuer, so the origin is what the issuer must be on; its endpoints are used.
+    const server = await fake({
+      prm: false,
+      metadata: (origin) => ({ ...metadata()(origin), issuer: `${new URL(origin).origin}/oauth` }),
+    });
+    const authorizer = approving();
+    const live = await sessionFor(server.url, { authorizer });
+    expect(await through(live, server.url)).toMatchObject({ status: 200 });
+    const authorize = authorizer.requests[0]?.url;
+    expect(`${authorize?.origin}${authorize?.pathname}`).toBe(`${server.origin}/oauth/authorize`);
+  });
+
+  it("2025-03-26/oauth/legacy-metadata-issuer-on-another-origin-refused", async () => {
+    const server = await fake({
+      prm: false,
+      metadata: (origin) => ({ ...metadata()(origin), issuer: "https://attacker.example.com/oauth" }),
+    });
+    const authorizer = approving();
+    const live = await sessionFor(server.url, { authorizer });
+    const err = await through(live, server.url).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthorizationFailedError);
+    expect((err as Error).message).toContain('names the issuer "https://attacker.example.com/oauth"');
+    expect(authorizer.requests).toEqual([]);
+    expect(server.seen.filter((s) => s.includes("/oauth/"))).toEqual([]);
+  });
+
   it("oauth/authorization-server-change-re-registers", async () => {
     // Two authorization servers on the test server, /as1 and /as2 (metadata by path insertion).
     let current = "as1";
