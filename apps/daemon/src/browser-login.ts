@@ -150,15 +150,7 @@ export class BrowserLogins {
         },
       },
     });
-    // The user's sign-in happens inside the upstream's first request: its timeouts allow for it.
-    const patience = timeoutMs + 30_000;
-    const settings = {
-      ...server.settings,
-      handshakeTimeout: Math.max(server.settings.handshakeTimeout, patience),
-      requestTimeout: Math.max(server.settings.requestTimeout, patience),
-      probeTimeout: Math.max(server.settings.probeTimeout, patience),
-    };
-    const only = { ...config, servers: { [name]: { ...server, settings } } } as McpxConfig;
+    const only = signInConfig(config, name, server, timeoutMs);
     let rt: Runtime;
     try {
       rt = await loadRuntime({
@@ -210,4 +202,24 @@ export class BrowserLogins {
       `signing in to ${name} failed: ${first.state?.error ?? "it did not connect"}`,
     );
   }
+}
+
+/**
+ * The config a sign-in runs with: the one upstream alone, its timeouts long enough for a person, since
+ * the sign-in happens inside the upstream's first request (`mcpx auth login` and the console's Sign in).
+ */
+export function signInConfig(
+  config: McpxConfig,
+  name: string,
+  server: McpxConfig["servers"][string],
+  timeoutMs: number,
+): McpxConfig {
+  const patience = timeoutMs + 30_000;
+  const settings = {
+    ...server.settings,
+    handshakeTimeout: Math.max(server.settings.handshakeTimeout, patience),
+    requestTimeout: Math.max(server.settings.requestTimeout, patience),
+    probeTimeout: Math.max(server.settings.probeTimeout, patience),
+  };
+  return { ...config, servers: { [name]: { ...server, settings } } } as McpxConfig;
 }

@@ -1,4 +1,4 @@
-export { BrowserLogins, LOGIN_TIMEOUT_MS, type LoginStarted } from "./browser-login.js";
+export { BrowserLogins, LOGIN_TIMEOUT_MS, type LoginStarted, signInConfig } from "./browser-login.js";
 export { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
 export { ConfigRejectedError, Reloader, type ReloadOutcome, type ReloadTrigger } from "./reload.js";
 export { applyPlugins, loadRuntime, type Runtime, type RuntimeOptions } from "./runtime.js";

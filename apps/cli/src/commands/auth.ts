@@ -21,7 +21,7 @@ import {
 } from "@mcpx/auth-oauth";
 import { loadConfig, type McpxConfig, type ServerConfig, type UrlServerConfig } from "@mcpx/config";
 import type { Plugin } from "@mcpx/core";
-import { loadRuntime } from "@mcpx/daemon";
+import { loadRuntime, signInConfig } from "@mcpx/daemon";
 import { redact, redactError } from "@mcpx/host";
 import { openBrowser } from "../browser.js";
 import { LoginError, UsageError } from "../errors.js";
@@ -153,15 +153,7 @@ export async function authLogin(name: string, opts: LoginOptions, io: MainIO): P
       },
     },
   });
-  // The user's sign-in happens inside the upstream's first request: its timeouts allow for it.
-  const patience = timeoutMs + 30_000;
-  const settings = {
-    ...server.settings,
-    handshakeTimeout: Math.max(server.settings.handshakeTimeout, patience),
-    requestTimeout: Math.max(server.settings.requestTimeout, patience),
-    probeTimeout: Math.max(server.settings.probeTimeout, patience),
-  };
-  const only = { ...config, servers: { [name]: { ...server, settings } } } as McpxConfig;
+  const only = signInConfig(config, name, server, timeoutMs);
   try {
     const rt = await loadRuntime({
       configFile: config.path ?? "(config)",
