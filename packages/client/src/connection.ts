@@ -429,16 +429,7 @@ export class UpstreamClient {
       if (round + 1 >= this.settings.maxInputRounds) {
         throw new InvalidResultError(`${method}: the server still asked for input after ${round + 1} rounds`);
       }
-      const scope: InputScope = {
-        upstream: this.name,
-        handlers: this.#handlers,
-        hooks: this.#env.hooks,
-        revision: this.revision,
-        version: this.#engine.info.version,
-        signal: opts.signal ?? new AbortController().signal,
-        related: params === undefined ? { method } : { method, params },
-        ...(opts.context === undefined ? {} : { caller: opts.context }),
-      };
+      const scope = this.#inputScope(params === undefined ? { method } : { method, params }, opts);
       const maxTotal = opts.maxTotalTimeout ?? this.settings.maxTotalTimeout;
       const left = () => maxTotal - (Date.now() - startedAt);
       const expired = () => {
@@ -558,7 +549,14 @@ export class UpstreamClient {
     related: { method: string; params?: JSONObject },
     opts: { signal?: AbortSignal; context?: unknown } = {},
   ): Promise<Record<string, JSONObject>> {
-    return fulfilInputRequests(inputRequests, {
+    return fulfilInputRequests(inputRequests, this.#inputScope(related, opts));
+  }
+  /** What answering a server's input requests needs: this connection's handlers and hooks. */
+  #inputScope(
+    related: { method: string; params?: JSONObject },
+    opts: { signal?: AbortSignal; context?: unknown },
+  ): InputScope {
+    return {
       upstream: this.name,
       handlers: this.#handlers,
       hooks: this.#env.hooks,
@@ -567,7 +565,7 @@ export class UpstreamClient {
       signal: opts.signal ?? new AbortController().signal,
       related,
       ...(opts.context === undefined ? {} : { caller: opts.context }),
-    });
+    };
   }
 
   /**

@@ -11,15 +11,10 @@ import { type CommonOptions, printJson } from "../one-shot.js";
 import { forTerminal } from "../render.js";
 import { styleFor } from "../style.js";
 import { didYouMean } from "../suggest.js";
+import type { UpstreamRow } from "./status.js";
 
-interface Reconnected {
-  name: string;
-  status: string;
-  revision?: string;
-  transport?: string;
-  error?: string;
-  needsLogin?: boolean;
-}
+/** The upstream after the reconnect: a status row without the attempt count. */
+type Reconnected = Omit<UpstreamRow, "attempts">;
 
 export async function reconnectCommand(name: string, opts: CommonOptions, io: MainIO): Promise<number> {
   const daemon = await DaemonClient.reached(opts, io);

@@ -25,16 +25,19 @@ interface Status {
   /** The config file the daemon runs (absent from a daemon on an in-memory config). */
   config?: string;
   peers: number;
-  upstreams: {
-    name: string;
-    status: string;
-    revision?: string;
-    transport?: string;
-    error?: string;
-    /** It failed for want of a user's login (`mcpx auth login <name>` mends it). */
-    needsLogin?: boolean;
-    attempts: number;
-  }[];
+  upstreams: UpstreamRow[];
+}
+
+/** One upstream as the daemon reports it (status, and the answer to a reconnect). */
+export interface UpstreamRow {
+  name: string;
+  status: string;
+  revision?: string;
+  transport?: string;
+  error?: string;
+  /** It failed for want of a user's login (`mcpx auth login <name>` mends it). */
+  needsLogin?: boolean;
+  attempts: number;
 }
 
 export async function statusCommand(opts: StatusOptions, io: MainIO): Promise<number> {
