@@ -187,6 +187,7 @@ export {
   skillRoot,
   skillsCapabilityOf,
 } from "./skills.js";
+export type { StateStore, StoreContext, StoreFactory, StoreSetOptions } from "./store.js";
 export {
   type DetailedTask,
   declaresTasks,

@@ -11,6 +11,7 @@ import type { JSONObject } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
 import type { RegistryView } from "./registry.js";
 import type { Revision } from "./revision.js";
+import type { StoreFactory } from "./store.js";
 import type { TransportFactory } from "./transport.js";
 
 export const PLUGIN_API_VERSION = 1;
@@ -37,6 +38,8 @@ export interface PluginHost {
   registerAuthScheme(scheme: AuthScheme): void;
   registerElicitationHandler(handler: ElicitationHandler): void;
   registerSamplingHandler(handler: SamplingHandler): void;
+  /** A kind of state store, selected by the config's `store.type`. */
+  registerStore(factory: StoreFactory): void;
   /** Adds a route to the daemon's control API (under /.mcpx/). */
   registerControlRoute(route: ControlRoute): void;
   /** Publishes a lifecycle event (the `lifecycle` hook). */

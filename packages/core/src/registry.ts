@@ -8,6 +8,7 @@ import type { AuthScheme } from "./auth.js";
 import type { ControlRoute } from "./control.js";
 import type { ElicitationHandler, SamplingHandler } from "./handlers.js";
 import type { Era, Revision } from "./revision.js";
+import type { StoreFactory } from "./store.js";
 import type { TransportFactory, TransportKind, UpstreamTarget } from "./transport.js";
 
 export interface RegistryView {
@@ -24,4 +25,6 @@ export interface RegistryView {
   elicitationHandlers(): readonly ElicitationHandler[];
   samplingHandlers(): readonly SamplingHandler[];
   controlRoutes(): readonly ControlRoute[];
+  store(type: string): StoreFactory | undefined;
+  stores(): StoreFactory[];
 }

@@ -47,6 +47,7 @@ export function createHost(options: { log?: Logger } = {}): Host {
     registerElicitationHandler: (h) => registry.addElicitationHandler(h, pluginName),
     registerSamplingHandler: (h) => registry.addSamplingHandler(h, pluginName),
     registerControlRoute: (r) => registry.addControlRoute(r, pluginName),
+    registerStore: (f) => registry.addStore(f, pluginName),
     emit: (event) => hooks.lifecycle.call(event),
     // The `server.warning` event is the serverWarning hook's built-in tap (built-ins.ts).
     warn: (w) => hooks.serverWarning.call(w),

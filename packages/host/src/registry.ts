@@ -12,6 +12,7 @@ import {
   type RegistryView,
   type Revision,
   type SamplingHandler,
+  type StoreFactory,
   type TransportFactory,
   type TransportKind,
   type UpstreamTarget,
@@ -24,6 +25,7 @@ export class Registry implements RegistryView {
   readonly #elicitation: ElicitationHandler[] = [];
   readonly #sampling: SamplingHandler[] = [];
   readonly #routes: ControlRoute[] = [];
+  readonly #stores = new Map<string, StoreFactory>();
   /** Which plugin registered what, for errors that name both sides of a clash. */
   readonly #owner = new Map<string, string>();
   #view: RegistryView | undefined;
@@ -64,6 +66,19 @@ export class Registry implements RegistryView {
   addControlRoute(route: ControlRoute, plugin = "(host)"): void {
     this.#claim(`control route ${route.method} ${route.path}`, plugin);
     this.#routes.push(route);
+  }
+
+  addStore(factory: StoreFactory, plugin = "(host)"): void {
+    this.#claim(`store ${factory.type}`, plugin);
+    this.#stores.set(factory.type, factory);
+  }
+
+  store(type: string): StoreFactory | undefined {
+    return this.#stores.get(type);
+  }
+
+  stores(): StoreFactory[] {
+    return [...this.#stores.values()];
   }
 
   // The lists are handed out as copies: a reader cannot add to them behind the registry's back.
@@ -126,6 +141,8 @@ export class Registry implements RegistryView {
       elicitationHandlers: () => this.elicitationHandlers(),
       samplingHandlers: () => this.samplingHandlers(),
       controlRoutes: () => this.controlRoutes(),
+      store: (type: string) => this.store(type),
+      stores: () => this.stores(),
     });
     return this.#view;
   }
