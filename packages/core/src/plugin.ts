@@ -11,7 +11,7 @@ import type { JSONObject } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
 import type { RegistryView } from "./registry.js";
 import type { Revision } from "./revision.js";
-import type { StoreFactory } from "./store.js";
+import type { StateStore, StoreFactory } from "./store.js";
 import type { TransportFactory } from "./transport.js";
 
 export const PLUGIN_API_VERSION = 1;
@@ -40,6 +40,11 @@ export interface PluginHost {
   registerSamplingHandler(handler: SamplingHandler): void;
   /** A kind of state store, selected by the config's `store.type`. */
   registerStore(factory: StoreFactory): void;
+  /**
+   * The store in use: where state shared between replicas lives (memory in this process until the
+   * daemon selects the configured one). Read it when it is needed, not once in apply.
+   */
+  store(): StateStore;
   /** Adds a route to the daemon's control API (under /.mcpx/). */
   registerControlRoute(route: ControlRoute): void;
   /** Publishes a lifecycle event (the `lifecycle` hook). */

@@ -12,10 +12,12 @@ import {
   PLUGIN_API_VERSION,
   PluginError,
   type PluginHost,
+  type StateStore,
 } from "@mcpx/core";
 import { Ajv } from "ajv";
 import { tapBuiltins } from "./built-ins.js";
 import { createLogger } from "./log.js";
+import { MemoryStore } from "./memory-store.js";
 import { Registry } from "./registry.js";
 import { describeSchemaErrors } from "./schema-errors.js";
 
@@ -24,6 +26,8 @@ export interface Host extends PluginHost {
   use(plugin: unknown, options?: unknown, source?: string): Promise<void>;
   /** The plugins applied so far, in order. */
   readonly plugins: readonly { name: string; version?: string; source?: string }[];
+  /** Puts a store in place of the current one (the daemon, once the configured store is made). */
+  setStore(store: StateStore): void;
 }
 
 export function createHost(options: { log?: Logger } = {}): Host {
@@ -33,6 +37,7 @@ export function createHost(options: { log?: Logger } = {}): Host {
   const log = options.log ?? createLogger();
   const applied: { name: string; version?: string; source?: string }[] = [];
   let ajv: Ajv | undefined;
+  let store: StateStore = new MemoryStore();
   // mcpx's own features on the typed hooks, before any plugin taps them.
   tapBuiltins(hooks);
 
@@ -48,6 +53,7 @@ export function createHost(options: { log?: Logger } = {}): Host {
     registerSamplingHandler: (h) => registry.addSamplingHandler(h, pluginName),
     registerControlRoute: (r) => registry.addControlRoute(r, pluginName),
     registerStore: (f) => registry.addStore(f, pluginName),
+    store: () => store,
     emit: (event) => hooks.lifecycle.call(event),
     // The `server.warning` event is the serverWarning hook's built-in tap (built-ins.ts).
     warn: (w) => hooks.serverWarning.call(w),
@@ -58,6 +64,9 @@ export function createHost(options: { log?: Logger } = {}): Host {
     // The host's own lines carry no plugin name.
     log,
     plugins: applied,
+    setStore(next) {
+      store = next;
+    },
     async use(plugin, pluginOptions, source) {
       const label = source ?? (isPlugin(plugin) ? plugin.name : "(anonymous)");
       if (!isPlugin(plugin)) {

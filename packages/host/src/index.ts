@@ -1,5 +1,6 @@
 export { createHost, type Host } from "./host.js";
 export { createLogger, type LoggerOptions, redact } from "./log.js";
+export { MemoryStore } from "./memory-store.js";
 export {
   expandSecrets,
   type Redactor,
