@@ -60,6 +60,11 @@ export const ErrorCode = {
   /** An upstream still refuses with insufficient_scope after the step-ups allowed. */
   InsufficientScope: -31005,
   /**
+   * The state store (Redis, …) cannot be reached or lost its connection: a fault on mcpx's side
+   * that may pass once the store is back (its client reconnects).
+   */
+  StoreUnavailable: -31006,
+  /**
    * A skill file (SEP-2640 skills extension) failed verification against its skill entry: unlisted,
    * wrong size, wrong digest, or a SKILL.md whose frontmatter differs from the entry's. The SEP
    * defines no code for it: it is the host's refusal, not a wire error.
@@ -319,6 +324,21 @@ export class UpstreamUnavailableError extends LocalError {
   constructor(upstream: string, message: string, data?: unknown) {
     super(message, data);
     this.upstream = upstream;
+  }
+}
+
+/**
+ * The state store cannot be reached (at start: refused, unknown host, timed out, refused the
+ * credentials) or lost its connection later. The message names the store's address with any
+ * password redacted, and why.
+ */
+export class StoreUnavailableError extends LocalError {
+  readonly code = ErrorCode.StoreUnavailable;
+  /** The store's type ("redis"). */
+  readonly store: string;
+  constructor(store: string, message: string, options?: { cause?: unknown }) {
+    super(message, { store }, options);
+    this.store = store;
   }
 }
 

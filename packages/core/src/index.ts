@@ -47,6 +47,7 @@ export {
   SessionExpiredError,
   SkillVerificationError,
   type SkillVerificationReason,
+  StoreUnavailableError,
   UnsupportedProtocolVersionError,
   UnsupportedVersionError,
   UpstreamUnavailableError,
