@@ -16,6 +16,7 @@ import type {
   PluginSpec,
   ServerConfig,
   ServerEntryFile,
+  StoreConfig,
   TimeoutsFile,
 } from "./types.js";
 import { validateConfig } from "./validate.js";
@@ -159,6 +160,7 @@ function normalise(
     if (entry.env) collectStrings(entry.env, secrets);
   }
   if (file.listen?.token) secrets.add(file.listen.token);
+  if (file.store) storeSecrets(file.store, secrets);
   secrets.delete("");
 
   return {
@@ -173,6 +175,7 @@ function normalise(
     servers,
     plugins: (file.plugins ?? []).map(normalisePlugin),
     roots: file.roots ?? [],
+    ...(file.store === undefined ? {} : { store: file.store }),
     stateDir: file.stateDir === undefined ? defaultStateDir(env) : path.resolve(configDir, file.stateDir),
     console: file.console ?? true,
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
@@ -218,6 +221,23 @@ function normalisePlugin(item: NonNullable<McpxConfigFile["plugins"]>[number]): 
   if (typeof item === "string") return { spec: item };
   const [spec, options] = item;
   return options === undefined ? { spec } : { spec, options };
+}
+
+/**
+ * Every string of the store's options (but its type), and the password of any URL among them on
+ * its own: an error of the store's client may quote it without the rest of the URL.
+ */
+function storeSecrets(store: StoreConfig, into: Set<string>): void {
+  const strings = new Set<string>();
+  collectStrings(store, strings, ["type"]);
+  for (const text of strings) {
+    into.add(text);
+    if (!URL.canParse(text)) continue;
+    const { password } = new URL(text);
+    if (password === "") continue;
+    into.add(password);
+    into.add(decodeURIComponent(password));
+  }
 }
 
 function collectStrings(value: unknown, into: Set<string>, skipKeys: readonly string[] = []): void {

@@ -271,6 +271,16 @@ export const configSchema = {
         properties: { uri: { type: "string", pattern: "^file://" }, name: { type: "string" } },
       },
     },
+    store: {
+      type: "object",
+      description:
+        'Where state shared between replicas lives (era records, OAuth grants, sessions): { "type": "redis", "url": "${env:REDIS_URL}" }, the options being the store plugin\'s. Absent: the embedded store (memory and the state directory), for one process',
+      required: ["type"],
+      properties: {
+        type: { type: "string", minLength: 1, description: 'The store plugin\'s type ("redis")' },
+      },
+      additionalProperties: true,
+    },
     stateDir: {
       type: "string",
       minLength: 1,

@@ -47,12 +47,21 @@ export interface McpxConfigFile {
   mcpServers?: Record<string, ServerEntryFile>;
   plugins?: (string | [string] | [string, JSONObject])[];
   roots?: Root[];
+  store?: StoreConfig;
   stateDir?: string;
   /** The web console at / of the listen address (default true). */
   console?: boolean;
   log?: { level?: LogLevel; json?: boolean };
   reload?: Partial<ReloadConfig>;
   readiness?: { require?: ReadinessRule };
+}
+
+/**
+ * The config's `store`: a store plugin's type and its options (checked against the factory's
+ * optionsSchema once plugins load). Every string in it but `type` is a secret (a URL's password).
+ */
+export interface StoreConfig extends JSONObject {
+  type: string;
 }
 
 /** How `mcpx serve` reloads its config (milliseconds for the durations). */
@@ -159,6 +168,8 @@ export interface McpxConfig {
   servers: Record<string, ServerConfig>;
   plugins: PluginSpec[];
   roots: Root[];
+  /** The state store's type and options; absent: the embedded store. */
+  store?: StoreConfig;
   /** Absolute. */
   stateDir: string;
   /** Whether `mcpx serve` serves the web console at / (default true). */
@@ -168,7 +179,8 @@ export interface McpxConfig {
   readiness: { require: ReadinessRule };
   /**
    * Values never to log or print: every `${env:...}` expansion, every string in an `auth` object
-   * (but its `type`), every value of a server's `env`, and `listen.token`; each in every form a
+   * (but its `type`), every value of a server's `env`, every string of `store` (but its `type`, and a URL's
+   * password on its own too) and `listen.token`; each in every form a
    * server may echo it in (core expandSecrets), longest first.
    */
   secrets: string[];

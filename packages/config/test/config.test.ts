@@ -199,6 +199,35 @@ describe("config", () => {
     expect(config.secrets).not.toContain("header");
   });
 
+  it("config/store-options-expanded-and-their-strings-are-secrets", () => {
+    const config = parseConfig(
+      {
+        servers: { everything },
+        store: { type: "redis", url: "${env:REDIS_URL}", prefix: "team-a", connectTimeoutMs: 2000 },
+      },
+      { env: { REDIS_URL: "rediss://mcpx:p%40ss-word@redis.internal:6380/2" } },
+    );
+    expect(config.store).toEqual({
+      type: "redis",
+      url: "rediss://mcpx:p%40ss-word@redis.internal:6380/2",
+      prefix: "team-a",
+      connectTimeoutMs: 2000,
+    });
+    // The whole URL, and its password alone in both spellings; never the type.
+    expect(config.secrets).toEqual(
+      expect.arrayContaining(["rediss://mcpx:p%40ss-word@redis.internal:6380/2", "p%40ss-word", "p@ss-word"]),
+    );
+    expect(config.secrets).not.toContain("redis");
+    expect(parseConfig({ servers: { everything } }).store).toBeUndefined();
+  });
+
+  it("config/store-needs-a-type", () => {
+    expect(() => parseConfig({ servers: { everything }, store: { url: "redis://127.0.0.1" } })).toThrow(
+      /store/,
+    );
+    expect(() => parseConfig({ servers: { everything }, store: "redis" })).toThrow(/store/);
+  });
+
   it("config/servers-and-mcpServers-both-accepted", () => {
     const a = parseConfig({ servers: { everything } });
     const b = parseConfig({ mcpServers: { everything } });

@@ -83,6 +83,7 @@ describe("config diff", () => {
       listen: { port: 9999 },
       console: false,
       stateDir: "elsewhere",
+      store: { type: "redis", url: "redis://127.0.0.1:6379" },
       log: { level: "debug" },
       // Applied live: not restart-only.
       reload: { grace: 50 },
@@ -90,8 +91,20 @@ describe("config diff", () => {
       roots: [{ uri: "file:///tmp" }],
     };
     const diff = diffConfig(load(base, { TOKEN: "t" }), load(next, { TOKEN: "t" }));
-    expect(diff.restartOnly).toEqual(["listen", "console", "stateDir", "log"]);
+    expect(diff.restartOnly).toEqual(["listen", "console", "stateDir", "store", "log"]);
     expect(diff.unchanged).toEqual(["a", "b", "c"]);
+  });
+
+  it("reload/diff-store-is-restart-only-named-by-key", () => {
+    const redis = (url: string) => ({ ...base, store: { type: "redis", url } });
+    const before = load(redis("${env:REDIS}"), { TOKEN: "t", REDIS: "redis://:old-pass@127.0.0.1:6379" });
+    const after = load(redis("${env:REDIS}"), { TOKEN: "t", REDIS: "redis://:new-pass@127.0.0.1:6379" });
+    const diff = diffConfig(before, after);
+    expect(diff.restartOnly).toEqual(["store"]);
+    expect(JSON.stringify(diff)).not.toContain("pass");
+    // Same store, nothing to report; the embedded one (no `store`) is a change too.
+    expect(diffConfig(before, before).restartOnly).toEqual([]);
+    expect(diffConfig(load(base, { TOKEN: "t" }), before).restartOnly).toEqual(["store"]);
   });
 
   it("reload/diff-readiness-names-known-servers", () => {
