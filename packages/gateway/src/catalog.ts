@@ -40,6 +40,17 @@ export const CHANGED: Record<string, ListKind[]> = {
   "notifications/resources/list_changed": ["resources", "resourceTemplates"],
 };
 
+interface Union {
+  /** The catalog's generation when it was built: a later one means a list may have changed. */
+  generation: number;
+  /** The connected clients it was built from, in order. */
+  clients: UpstreamClient[];
+  items: Promise<JSONObject[]>;
+}
+
+const sameClients = (built: readonly UpstreamClient[], now: readonly { client: UpstreamClient }[]): boolean =>
+  built.length === now.length && built.every((c, i) => c === now[i]?.client);
+
 interface Lists {
   tools?: Promise<JSONObject[]>;
   prompts?: Promise<JSONObject[]>;
@@ -60,6 +71,11 @@ export class Catalog {
   readonly #log: Logger;
   readonly #lists = new Map<string, Lists>();
   readonly #filters = new Map<string, (name: string) => boolean>();
+  /**
+   * The union of each kind as last built, with what it was built from: a page of a 10,000-tool
+   * union would otherwise copy every item of every upstream again, per page.
+   */
+  readonly #unions = new Map<ListKind, Union>();
   #generation = 0;
 
   constructor(pool: Pool, namespaces: Namespaces, log: Logger) {
@@ -72,6 +88,7 @@ export class Catalog {
   /** The tool filters of these servers from now on (a reload); their lists are fetched again. */
   setServers(servers: readonly ServerConfig[]): void {
     this.#filters.clear();
+    this.#unions.clear();
     for (const s of servers) this.#filters.set(s.name, toolFilter(s.tools));
   }
 
@@ -98,12 +115,34 @@ export class Catalog {
     if (lists) for (const k of kinds) delete lists[k];
   }
 
-  /** Every connected upstream's items of one kind, exposed under their namespaces, in config order. */
-  async list(kind: ListKind): Promise<JSONObject[]> {
+  /**
+   * Every connected upstream's items of one kind, exposed under their namespaces, in config order.
+   * Built once per change (an invalidation, a failed fetch, an upstream connecting or dropping) and
+   * shared by every caller until then: callers must not change it or its items.
+   */
+  async list(kind: ListKind): Promise<readonly JSONObject[]> {
     const starting = this.#pool.ready();
     if (starting) await starting;
+    const connected = this.#pool.clients();
+    const cached = this.#unions.get(kind);
+    if (cached && cached.generation === this.#generation && sameClients(cached.clients, connected)) {
+      return cached.items;
+    }
+    const union: Union = {
+      generation: this.#generation,
+      clients: connected.map((c) => c.client),
+      items: this.#union(kind, connected),
+    };
+    this.#unions.set(kind, union);
+    return union.items;
+  }
+
+  async #union(
+    kind: ListKind,
+    connected: readonly { server: ServerConfig; client: UpstreamClient }[],
+  ): Promise<JSONObject[]> {
     const parts = await Promise.all(
-      this.#pool.clients().map(async ({ server, client }) => {
+      connected.map(async ({ server, client }) => {
         const items = await this.#upstreamList(server, client, kind);
         return items.map((item) => this.#expose(server, kind, item));
       }),

@@ -104,7 +104,7 @@ for (let k = 0; k < opts.stdio; k++) {
   stdio.push({ name, command: script.command, args: script.args });
 }
 
-const control = createServer((req, res) => {
+const control = createServer((_req, res) => {
   res.setHeader("content-type", "application/json");
   res.end(JSON.stringify({ answered, lastAt }));
 });

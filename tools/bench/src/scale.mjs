@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createParser } from "eventsource-parser";
 import { Pool } from "undici";
+import { cpuMs, treeOf } from "./proc-tree.mjs";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const mcpxBin = here("../../../apps/cli/dist/bin.js");
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     repeats: { type: "string" },
     calls: { type: "string" },
     "session-calls": { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 const quick = args.quick;
@@ -216,9 +218,11 @@ writeFileSync(
 );
 const loadBefore = os.loadavg();
 const startedAt = Date.now();
+// --cpu-prof <dir>: mcpx writes a V8 CPU profile there when it stops.
+const profile = args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", args["cpu-prof"]] : [];
 const mcpx = spawn(
   process.execPath,
-  [mcpxBin, "serve", "-c", configFile, "--port", String(port), "--state-dir", join(dir, "state")],
+  [...profile, mcpxBin, "serve", "-c", configFile, "--port", String(port), "--state-dir", join(dir, "state")],
   { stdio: ["ignore", "ignore", "pipe"] },
 );
 let mcpxStderr = "";
@@ -395,12 +399,23 @@ try {
       }
     }
   };
+  // CPU of each side while the clients call: mcpx's own process, its stdio children, the helper
+  // serving every upstream (on two cores, any of them can be what caps the figures).
+  const children = treeOf(mcpx.pid).filter((p) => p !== mcpx.pid);
+  const cpu0 = [cpuMs([mcpx.pid]), cpuMs(children), cpuMs([helper.pid]), process.cpuUsage()];
   const l0 = performance.now();
   await Promise.all([
     ...sessions.map((c, k) => drive(c, LEGACY, k)),
     ...modern.map((c, k) => drive(c, MODERN, k)),
   ]);
   const loadMs = performance.now() - l0;
+  const own = process.cpuUsage(cpu0[3]);
+  const cpu = {
+    mcpxMs: cpuMs([mcpx.pid]) - cpu0[0],
+    stdioChildrenMs: cpuMs(children) - cpu0[1],
+    upstreamsHelperMs: cpuMs([helper.pid]) - cpu0[2],
+    loadClientMs: (own.user + own.system) / 1000,
+  };
   const afterLoad = rssMiB(mcpx.pid);
   const all = [...callMs[LEGACY], ...callMs[MODERN]];
   report.sessions = {
@@ -415,6 +430,9 @@ try {
     calls: all.length,
     callErrors,
     callsPerSecond: all.length / (loadMs / 1000),
+    loadMs,
+    cpu,
+    mcpxCpuMsPerCall: cpu.mcpxMs / Math.max(1, all.length),
     p50Ms: quantile(all, 0.5),
     p99Ms: quantile(all, 0.99),
     legacyP50Ms: quantile(callMs[LEGACY], 0.5),
@@ -498,6 +516,15 @@ row(
   "  legacy p50 / p99, modern p50 / p99, ms",
   `${f(s.legacyP50Ms, 1)} / ${f(s.legacyP99Ms, 1)}, ${f(s.modernP50Ms, 1)} / ${f(s.modernP99Ms, 1)}`,
 );
+row(
+  "CPU during the load, s: mcpx / its stdio children / the upstreams' helper / the load client",
+  s.cpu
+    ? [s.cpu.mcpxMs, s.cpu.stdioChildrenMs, s.cpu.upstreamsHelperMs, s.cpu.loadClientMs]
+        .map((x) => f(x / 1000, 1))
+        .join(" / ")
+    : "—",
+);
+row("mcpx CPU per call under load, ms", f(s.mcpxCpuMsPerCall, 2));
 row(
   "calls / s under load; errors (open + call)",
   `${f(s.callsPerSecond, 0)}; ${(s.openErrors ?? 0) + (s.callErrors ?? 0)}`,
