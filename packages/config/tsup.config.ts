@@ -1,6 +1,11 @@
+import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { defineConfig } from "tsup";
+import { configValidatorCode, GENERATED_VALIDATOR } from "./scripts/config-validator.js";
 import { configSchema } from "./src/schema.js";
+
+// Before the bundle is built, which imports it.
+writeFileSync(GENERATED_VALIDATOR, configValidatorCode());
 
 export default defineConfig({
   entry: ["src/index.ts"],

@@ -6,9 +6,10 @@
  */
 import { formatKeyPath } from "@mcpx/core";
 import { describeSchemaErrors } from "@mcpx/host";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
+// Generated from the schema at build time: loading a config compiles nothing (and loads no ajv).
+import { validate } from "./generated/config-validator.js";
 import {
-  configSchema,
   HOST_FORMAT_NEEDS,
   HOST_FORMAT_TYPES,
   NAMESPACE_PATTERN,
@@ -27,20 +28,7 @@ const PATTERN_RULES: Record<string, string> = {
   [TRANSPORT_PATTERN]: "must be a transport's name (letters, digits, +, ., _ and -)",
 };
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  compiled ??= new Ajv({
-    allErrors: true,
-    verbose: true,
-    allowUnionTypes: true,
-    strictTuples: false,
-  }).compile(configSchema);
-  return compiled;
-}
-
 export function validateConfig(data: unknown): string[] {
-  const validate = validator();
   const problems: string[] = [];
   if (!validate(data)) {
     const errors = (validate.errors ?? []).map(
