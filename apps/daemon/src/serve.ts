@@ -135,6 +135,13 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
       headersTimeoutMs: listen.headersTimeout,
       requestTimeoutMs: listen.requestTimeout,
       maxConnections: listen.maxConnections,
+      // On a shared store (config `store`), legacy sessions are recorded and proxied between replicas.
+      replica: {
+        store: () => host.store(),
+        ttlMs: config.replica.ttl,
+        ...(config.replica.id ? { id: config.replica.id } : {}),
+        ...(config.replica.url ? { url: config.replica.url } : {}),
+      },
       log: host.log,
       extraHandlers: web ? [health, control, web] : [health, control],
     });

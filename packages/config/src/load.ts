@@ -177,6 +177,7 @@ function normalise(
     roots: file.roots ?? [],
     ...(file.store === undefined ? {} : { store: file.store }),
     stateDir: file.stateDir === undefined ? defaultStateDir(env) : path.resolve(configDir, file.stateDir),
+    replica: { ttl: 15_000, ...file.replica },
     console: file.console ?? true,
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
     reload: { ...DEFAULT_RELOAD, ...file.reload },

@@ -281,6 +281,30 @@ export const configSchema = {
       },
       additionalProperties: true,
     },
+    replica: {
+      type: "object",
+      additionalProperties: false,
+      description:
+        "This mcpx as one of several replicas behind a balancer on a shared store: which replica holds which legacy session is recorded there, and a request for a session another replica holds is proxied to it",
+      properties: {
+        id: {
+          type: "string",
+          minLength: 1,
+          description: "This replica's name in session records and errors (default <hostname>:<listen.port>)",
+        },
+        url: {
+          type: "string",
+          pattern: "^https?://",
+          description:
+            "Where the other replicas reach this one, origin only (default http://<listen.host>:<listen.port>)",
+        },
+        ttl: ms(
+          "How long this replica's liveness entry and session records outlive their last renewal (renewed every third of it): a replica that died is known dead after this long",
+          15_000,
+          1_000,
+        ),
+      },
+    },
     stateDir: {
       type: "string",
       minLength: 1,

@@ -49,6 +49,7 @@ export interface McpxConfigFile {
   roots?: Root[];
   store?: StoreConfig;
   stateDir?: string;
+  replica?: Partial<ReplicaConfig>;
   /** The web console at / of the listen address (default true). */
   console?: boolean;
   log?: { level?: LogLevel; json?: boolean };
@@ -62,6 +63,16 @@ export interface McpxConfigFile {
  */
 export interface StoreConfig extends JSONObject {
   type: string;
+}
+
+/** This mcpx as one replica of several on a shared store. */
+export interface ReplicaConfig {
+  /** Its name in session records and errors (default <hostname>:<port>). */
+  id?: string;
+  /** Where the other replicas reach it, origin only (default http://<listen.host>:<port>). */
+  url?: string;
+  /** How long its liveness entry and session records outlive their last renewal (ms). */
+  ttl: number;
 }
 
 /** How `mcpx serve` reloads its config (milliseconds for the durations). */
@@ -172,6 +183,7 @@ export interface McpxConfig {
   store?: StoreConfig;
   /** Absolute. */
   stateDir: string;
+  replica: ReplicaConfig;
   /** Whether `mcpx serve` serves the web console at / (default true). */
   console: boolean;
   log: { level: LogLevel; json: boolean };

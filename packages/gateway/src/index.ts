@@ -37,6 +37,17 @@ export {
   type RunningHttpServer,
   startHttpServer,
 } from "./server/http/http-server.js";
+export { type ProxyOptions, proxyToHolder, ReplicaUnreachableError } from "./server/http/proxy.js";
+export {
+  authHash,
+  HOP_HEADER,
+  REPLICA_SPACE,
+  type ReplicaLiveness,
+  type ReplicaOptions,
+  Replicas,
+  SESSION_SPACE,
+  type SessionRecord,
+} from "./server/http/replicas.js";
 export { authContextOf, isLoopbackHost, type SecurityOptions } from "./server/http/security.js";
 export { acknowledgement, type ListenFilter, parseFilter, tagged, wants } from "./server/listen.js";
 export { type ListenOwner, type OpenListen, openListen } from "./server/listen-peer.js";

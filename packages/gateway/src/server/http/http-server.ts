@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import {
   decodeFrame,
   ErrorCode,
@@ -26,6 +27,8 @@ import { type ConnectionBounds, guardConnections, serverOptions } from "./connec
 import { HttpSse } from "./http-sse.js";
 import { LegacyHttp } from "./legacy.js";
 import { ModernHttp, type RequestInfo } from "./modern.js";
+import { proxyToHolder } from "./proxy.js";
+import { HOP_HEADER, type ReplicaOptions, Replicas } from "./replicas.js";
 import { accepted, errorBody, HttpRefusal, refuse, sendJson } from "./reply.js";
 import { Gatekeeper, isLoopbackHost, type SecurityOptions } from "./security.js";
 import { SessionTable } from "./session-table.js";
@@ -58,6 +61,12 @@ export interface McpHttpOptions extends SecurityOptions {
   retainStreams?: number;
   /** SSE comment keep-alives on long-lived streams, in ms (default 25 s; 0 for none). */
   keepAliveMs?: number;
+  /**
+   * Replicas behind one balancer on a shared store: legacy sessions are recorded there, and a
+   * request for a session another live replica holds is proxied to it (replicas.ts, proxy.ts).
+   * Nothing changes while the store is not shared.
+   */
+  replica?: ReplicaOptions;
   log?: Logger;
 }
 
@@ -67,6 +76,8 @@ export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Ends every listen (gracefully), stream and session. */
   close(): Promise<void>;
+  /** The replica set, when `replica` was given. */
+  readonly replicas: Replicas | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -105,7 +116,11 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
   const log = options.log;
   const gate = new Gatekeeper(options);
   const served = gateway.protocol.served;
+  const replicas = options.replica
+    ? new Replicas({ ...options.replica, ...(log ? { log } : {}) })
+    : undefined;
   const sessions = new SessionTable(gateway, {
+    ...(replicas ? { replicas } : {}),
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     handshakeMs: options.sessionHandshakeMs ?? 10_000,
     maxSessions: options.maxSessions ?? 1000,
@@ -213,8 +228,35 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     else await legacy.delete(req, res, session);
   }
 
+  /**
+   * The session id a request names (Mcp-Session-Id on the MCP endpoint, ?sessionId= on the
+   * messages path), when it is held by another live replica for these credentials: then the
+   * request goes there. Never for a session held here (no store read on that path), nor for a
+   * request that was proxied already.
+   */
+  async function proxied(req: IncomingMessage, res: ServerResponse, at: string, authContext: string) {
+    if (!replicas?.shared || req.headers[HOP_HEADER] !== undefined) return false;
+    let sid: string | undefined;
+    let transport: "streamable" | "sse";
+    if (at === path) {
+      sid = header(req, "mcp-session-id");
+      transport = "streamable";
+    } else if (at === messagesPath && req.method === "POST") {
+      const q = (req.url ?? "").indexOf("?");
+      sid =
+        q < 0 ? undefined : (new URLSearchParams((req.url ?? "").slice(q + 1)).get("sessionId") ?? undefined);
+      transport = "sse";
+    } else return false;
+    if (sid === undefined || sessions.holds(sid)) return false;
+    const holder = await replicas.holder(sid, transport, authContext);
+    if (!holder) return false;
+    await proxyToHolder(req, res, holder, { self: replicas.id ?? "unknown" });
+    return true;
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse, at: string): Promise<void> {
     const authContext = gate.check(req);
+    if (await proxied(req, res, at, authContext)) return;
     const method = req.method;
     if (at === path) {
       if (method === "POST") return postMcp(req, res, authContext);
@@ -265,7 +307,9 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     offStop();
     await modern.close();
     await sessions.closeAll();
+    await replicas?.close();
   };
+  Object.defineProperty(handler, "replicas", { value: replicas });
   return handler;
 }
 
@@ -325,6 +369,7 @@ export async function startHttpServer(
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shown}:${address.port}${options.path ?? "/mcp"}`;
+  await mcp.replicas?.bind({ id: `${hostname()}:${address.port}`, url: `http://${shown}:${address.port}` });
   return {
     server,
     url,

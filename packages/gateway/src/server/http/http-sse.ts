@@ -38,9 +38,10 @@ export class HttpSse {
    * GET /sse: a new session and its stream. The handshake bound runs from here: initialize and
    * notifications/initialized come later, on POSTs.
    */
-  open(req: IncomingMessage, res: ServerResponse, info: RequestInfo): void {
+  async open(req: IncomingMessage, res: ServerResponse, info: RequestInfo): Promise<void> {
     if (!info.accept.sse) throw notAcceptable("text/event-stream");
     const session = this.#sessions.create("sse", info.authContext, clientAddress(req));
+    await this.#sessions.announce(session);
     openSse(res);
     res.write(
       `event: endpoint\ndata: ${this.#messagesPath}?sessionId=${encodeURIComponent(session.sessionId)}\n\n`,

@@ -58,13 +58,13 @@ export class LegacyHttp {
    * POST initialize without a (live) session: a new session, its id in Mcp-Session-Id. An evicted
    * or reaped session's id is unknown from then on (404), so its client initializes again.
    */
-  initialize(
+  async initialize(
     req: IncomingMessage,
     res: ServerResponse,
     msg: JSONRPCRequest,
     info: RequestInfo,
     opener: Revision,
-  ): void {
+  ): Promise<void> {
     const protocol = this.#gateway.protocol;
     const client = opener.server.negotiate(msg, protocol.served.context(headerReader(req.headers)));
     const session = this.#sessions.create("streamable", info.authContext, clientAddress(req));
@@ -74,6 +74,7 @@ export class LegacyHttp {
     this.#sessions.join(session);
     // Every later notification outside a request goes on the standalone GET stream, once opened.
     session.channel = (frame) => session.streams.get(GET_STREAM)?.send(frame) ?? false;
+    await this.#sessions.announce(session);
     const response = resultResponse(msg.id, protocol.handshakeResult(client.revision));
     const headers = { "mcp-session-id": session.sessionId };
     if (info.accept.json) {

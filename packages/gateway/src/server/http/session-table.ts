@@ -8,6 +8,7 @@ import type { IncomingMessage } from "node:http";
 import { ErrorCode } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
 import { LegacySession, type SessionTransport } from "./legacy-sessions.js";
+import type { Replicas } from "./replicas.js";
 import { HttpRefusal } from "./reply.js";
 
 export interface SessionTableOptions {
@@ -22,6 +23,8 @@ export interface SessionTableOptions {
   maxSessions: number;
   /** Sessions held at once for one client address. */
   maxPerClient: number;
+  /** The replica set on a shared store, where each session's holder is recorded. */
+  replicas?: Replicas;
 }
 
 /** Which bound made room or refused: named in events and errors as its config key. */
@@ -79,6 +82,19 @@ export class SessionTable {
     return session?.transport === transport && session.authContext === authContext ? session : undefined;
   }
 
+  /**
+   * Records the session as held here (on a shared store), before its client learns its id: the
+   * client's next request finds its holder whichever replica it reaches.
+   */
+  async announce(session: LegacySession): Promise<void> {
+    await this.#opts.replicas?.opened(session.sessionId, session.transport, session.authContext);
+  }
+
+  /** Whether a session with this id is held here (whatever its transport and credentials). */
+  holds(sessionId: string): boolean {
+    return this.#byId.has(sessionId);
+  }
+
   /** The client's session becomes a peer of the gateway (after initialize). */
   join(session: LegacySession): void {
     this.#gateway.addPeer(session);
@@ -91,7 +107,7 @@ export class SessionTable {
     if (left > 0) this.#perClient.set(session.client, left);
     else this.#perClient.delete(session.client);
     session.end();
-    await this.#gateway.removePeer(session);
+    await Promise.all([this.#opts.replicas?.closed(session.sessionId), this.#gateway.removePeer(session)]);
   }
 
   async closeAll(): Promise<void> {
