@@ -1,4 +1,5 @@
 export { schemeChecks } from "./auth-scheme.js";
+export { type Balancer, startBalancer } from "./balancer.js";
 export * from "./hostile/index.js";
 export type { FrameContext } from "./message-check.js";
 export { type RunningRedis, type StartRedisOptions, startRedis } from "./redis.js";
