@@ -5,8 +5,15 @@
  */
 import * as path from "node:path";
 import { applyAuth, type ClientHandlers, checkAuth } from "@mcpx/client";
-import { type Env, loadConfig, type McpxConfig, pinProblems, resolvePlugins } from "@mcpx/config";
-import { AuthError, ConfigError, type LogLevel, type Plugin } from "@mcpx/core";
+import {
+  type Env,
+  loadConfig,
+  type McpxConfig,
+  pinProblems,
+  resolvePlugins,
+  resolveTelemetry,
+} from "@mcpx/config";
+import { AuthError, ConfigError, type LogLevel, type Plugin, type Telemetry } from "@mcpx/core";
 import { FileEraStore, forwardingHandlers, Gateway } from "@mcpx/gateway";
 import { createHost, createLogger, type Host, redact } from "@mcpx/host";
 import { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
@@ -53,6 +60,8 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
   });
   await applyPlugins(config, host, opts.plugins);
   checkAuthTypes(config, host);
+  // A one-shot command exports nothing: its calls are the user's, not a service's.
+  const telemetry = opts.oneShot ? undefined : await startTelemetry(config, host, opts.env ?? process.env);
   const eraStore = new FileEraStore(opts.stateDir ?? config.stateDir);
   // Set below; the roots handler reads the config of the moment (a reload may change them).
   let runtime: Runtime | undefined;
@@ -89,9 +98,31 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
       return target;
     },
     ...(opts.oneShot ? { reconnect: false } : {}),
+    ...(telemetry ? { telemetry } : {}),
   });
   runtime = { config, host, gateway, eraStore };
   return runtime;
+}
+
+/**
+ * The telemetry the config and the OTEL_* environment ask for (resolveTelemetry), or none. The
+ * telemetry plugin is imported only here, when it is on: a gateway without telemetry never loads
+ * the OpenTelemetry SDK. A plugin the config or the app applied (one that registered a telemetry
+ * factory) is used in its place.
+ */
+async function startTelemetry(config: McpxConfig, host: Host, env: Env): Promise<Telemetry | undefined> {
+  const settings = resolveTelemetry(config.telemetry, env);
+  if (!settings) return undefined;
+  if (!host.registry.telemetry()) {
+    const { default: plugin } = await import("@mcpx/telemetry-otel");
+    await host.use(plugin, undefined, BUILTIN_SOURCE);
+  }
+  const factory = host.registry.telemetry();
+  if (!factory) return undefined;
+  return factory.create(settings, {
+    log: host.log.child({ plugin: factory.name }),
+    registerControlRoute: (route) => host.registerControlRoute(route),
+  });
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   type Revision,
   replacedForDepth,
   type SendOptions,
+  type TraceCarrier,
   type Transport,
   type TransportCapabilities,
   transportCapabilities,
@@ -69,6 +70,11 @@ export interface RequestOptions {
    * caller to follow (followTask). Without it a task answer is an InvalidResultError.
    */
   tasks?: boolean;
+  /**
+   * Trace context for the upstream (telemetry on): in the request's `_meta` where the revision
+   * defines those keys, and as HTTP headers where the transport carries headers, whatever the revision.
+   */
+  trace?: TraceCarrier;
 }
 
 interface Pending {
@@ -161,6 +167,11 @@ export class RequestEngine {
       const info = opts.capabilities ? { ...this.info, capabilities: opts.capabilities } : this.info;
       msg = revision.shapeRequest(msg, info);
     }
+    let headers = opts.headers;
+    if (opts.trace !== undefined) {
+      if (revision.features.traceContextMeta) msg = withTraceMeta(msg, opts.trace);
+      headers = headers ? Object.assign({}, headers, opts.trace) : (opts.trace as Record<string, string>);
+    }
 
     return new Promise<Result>((resolve, reject) => {
       const pending: Pending = {
@@ -194,9 +205,7 @@ export class RequestEngine {
           pending.cleanup = () => signal.removeEventListener("abort", onAbort);
         }
       }
-      this.#send(msg, { signal: pending.abort?.signal, headers: opts.headers }).catch((err: Error) =>
-        this.fail(id, err),
-      );
+      this.#send(msg, { signal: pending.abort?.signal, headers }).catch((err: Error) => this.fail(id, err));
     });
   }
 
@@ -479,4 +488,11 @@ function withdraw(pending: Pending, reason: Error): void {
   if (!questions) return;
   pending.questions = undefined;
   for (const fn of questions) fn(reason);
+}
+
+/** The request with the trace context in its `_meta` (beside the revision's own keys). */
+function withTraceMeta(msg: JSONRPCRequest, trace: TraceCarrier): JSONRPCRequest {
+  const params = msg.params ?? {};
+  const meta = (params._meta as JSONObject | undefined) ?? {};
+  return { ...msg, params: { ...params, _meta: Object.assign({}, meta, trace) } };
 }

@@ -23,9 +23,19 @@ export interface ConfigDiff {
 
 /**
  * Keys read once at start: the listening socket and its bounds, the console, where state lives,
- * the state store, the plugins applied and the logger. Everything else is applied live.
+ * the state store, the plugins applied, the logger and telemetry (its exporters are made once).
+ * Everything else is applied live.
  */
-export const RESTART_ONLY_KEYS = ["listen", "console", "stateDir", "store", "plugins", "log", "replica"] as const;
+export const RESTART_ONLY_KEYS = [
+  "listen",
+  "console",
+  "stateDir",
+  "store",
+  "plugins",
+  "log",
+  "replica",
+  "telemetry",
+] as const;
 
 export function diffConfig(old: McpxConfig, next: McpxConfig): ConfigDiff {
   const before = enabled(old);

@@ -33,5 +33,6 @@ export {
   REVISION_PATTERN,
   TRANSPORT_PATTERN,
 } from "./schema.js";
+export { resolveTelemetry } from "./telemetry.js";
 export type * from "./types.js";
 export { validateConfig } from "./validate.js";

@@ -182,6 +182,7 @@ function normalise(
     log: { level: file.log?.level ?? "info", json: file.log?.json ?? false },
     reload: { ...DEFAULT_RELOAD, ...file.reload },
     readiness: { require: file.readiness?.require ?? "all" },
+    telemetry: file.telemetry ?? {},
     // Each in every form a server may echo it in (JSON-escaped, percent-encoded), worked out once here.
     secrets: expandSecrets(secrets),
   };

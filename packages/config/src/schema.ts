@@ -350,6 +350,48 @@ export const configSchema = {
         },
       },
     },
+    telemetry: {
+      type: "object",
+      additionalProperties: false,
+      description:
+        "OpenTelemetry traces and metrics (@mcpx/telemetry-otel). Off by default; the OTEL_* environment variables turn it on as the SDK defines them, and keys given here win over them",
+      properties: {
+        enabled: {
+          type: "boolean",
+          description: "true: on; false: off whatever OTEL_* say; absent: on when OTEL_* ask for an exporter",
+        },
+        serviceName: {
+          type: "string",
+          minLength: 1,
+          description: "service.name (default OTEL_SERVICE_NAME, else mcpx)",
+        },
+        traces: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            exporter: { enum: ["otlp", "console", "none"] },
+            endpoint: { type: "string", minLength: 1, description: "OTLP/HTTP traces URL (…/v1/traces)" },
+          },
+        },
+        metrics: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            exporter: {
+              enum: ["otlp", "prometheus", "none"],
+              description: "prometheus: served at GET /.mcpx/metrics on the listen address",
+            },
+            endpoint: { type: "string", minLength: 1, description: "OTLP/HTTP metrics URL (…/v1/metrics)" },
+            intervalMs: {
+              type: "integer",
+              minimum: 100,
+              description: "OTLP export interval (default 60000)",
+            },
+          },
+        },
+        sampleRatio: { type: "number", minimum: 0, maximum: 1, description: "Share of root traces sampled" },
+      },
+    },
     log: {
       type: "object",
       additionalProperties: false,

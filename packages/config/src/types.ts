@@ -55,6 +55,17 @@ export interface McpxConfigFile {
   log?: { level?: LogLevel; json?: boolean };
   reload?: Partial<ReloadConfig>;
   readiness?: { require?: ReadinessRule };
+  telemetry?: TelemetryConfig;
+}
+
+/** OpenTelemetry traces and metrics (off unless `enabled` or the OTEL_* environment turn them on). */
+export interface TelemetryConfig {
+  enabled?: boolean;
+  serviceName?: string;
+  traces?: { exporter?: "otlp" | "console" | "none"; endpoint?: string };
+  metrics?: { exporter?: "otlp" | "prometheus" | "none"; endpoint?: string; intervalMs?: number };
+  /** The share of root traces sampled, 0 to 1 (a client's sampled flag is followed). */
+  sampleRatio?: number;
 }
 
 /**
@@ -189,6 +200,8 @@ export interface McpxConfig {
   log: { level: LogLevel; json: boolean };
   reload: ReloadConfig;
   readiness: { require: ReadinessRule };
+  /** As written ({} when absent); resolveTelemetry says whether it is on and how. */
+  telemetry: TelemetryConfig;
   /**
    * Values never to log or print: every `${env:...}` expansion, every string in an `auth` object
    * (but its `type`), every value of a server's `env`, every string of `store` (but its `type`, and a URL's

@@ -24,4 +24,12 @@ export interface ControlRoute {
   handle(req: ControlRequest): unknown | Promise<unknown> | AsyncIterable<unknown>;
 }
 
+/** A control route's answer that is not JSON (the Prometheus text format of GET /.mcpx/metrics). */
+export class ControlText {
+  constructor(
+    readonly body: string,
+    readonly contentType: string,
+  ) {}
+}
+
 export const CONTROL_PREFIX = "/.mcpx/";

@@ -12,7 +12,7 @@ export {
   type LiveCredentials,
   RESERVED_HEADERS,
 } from "./auth.js";
-export { CONTROL_PREFIX, type ControlRequest, type ControlRoute } from "./control.js";
+export { CONTROL_PREFIX, type ControlRequest, type ControlRoute, ControlText } from "./control.js";
 export {
   AuthError,
   AuthorizationFailedError,
@@ -202,6 +202,18 @@ export {
   TERMINAL_TASK_STATUSES,
   withTasksDeclared,
 } from "./tasks.js";
+export {
+  type DownstreamRequest,
+  type RequestSpan,
+  type Telemetry,
+  type TelemetryContext,
+  type TelemetryFactory,
+  type TelemetrySettings,
+  TRACE_CONTEXT_KEYS,
+  type TraceCarrier,
+  type UpstreamCallSpan,
+  type UpstreamHealth,
+} from "./telemetry.js";
 export { forTerminal, oneLine } from "./terminal-text.js";
 export {
   type FrameMeta,

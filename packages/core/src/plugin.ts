@@ -12,6 +12,7 @@ import type { Logger } from "./log.js";
 import type { RegistryView } from "./registry.js";
 import type { Revision } from "./revision.js";
 import type { StateStore, StoreFactory } from "./store.js";
+import type { TelemetryFactory } from "./telemetry.js";
 import type { TransportFactory } from "./transport.js";
 
 export const PLUGIN_API_VERSION = 1;
@@ -47,6 +48,8 @@ export interface PluginHost {
   store(): StateStore;
   /** Adds a route to the daemon's control API (under /.mcpx/). */
   registerControlRoute(route: ControlRoute): void;
+  /** The telemetry (traces, metrics) the daemon makes when the config or OTEL_* turn it on; one per host. */
+  registerTelemetry(factory: TelemetryFactory): void;
   /** Publishes a lifecycle event (the `lifecycle` hook). */
   emit(event: LifecycleEvent): void;
   /** Reports a server warning: the `serverWarning` hook and a `server.warning` event. */

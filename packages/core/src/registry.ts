@@ -9,6 +9,7 @@ import type { ControlRoute } from "./control.js";
 import type { ElicitationHandler, SamplingHandler } from "./handlers.js";
 import type { Era, Revision } from "./revision.js";
 import type { StoreFactory } from "./store.js";
+import type { TelemetryFactory } from "./telemetry.js";
 import type { TransportFactory, TransportKind, UpstreamTarget } from "./transport.js";
 
 export interface RegistryView {
@@ -27,4 +28,6 @@ export interface RegistryView {
   controlRoutes(): readonly ControlRoute[];
   store(type: string): StoreFactory | undefined;
   stores(): StoreFactory[];
+  /** The telemetry plugin's factory, if one is applied. */
+  telemetry(): TelemetryFactory | undefined;
 }

@@ -68,6 +68,11 @@ export interface RevisionFeatures {
   subscriptionsListen: boolean;
   /** resources/subscribe and resources/unsubscribe requests. */
   resourceSubscribeRequests: boolean;
+  /**
+   * A request's `_meta` may carry OpenTelemetry trace context (traceparent, tracestate, baggage;
+   * 2026-07-28 basic/index.mdx). Absent is false: those keys are never put in the revision's frames.
+   */
+  traceContextMeta?: boolean;
 }
 
 export type CancelAction = "notify" | "close-stream" | "never";

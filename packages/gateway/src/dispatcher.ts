@@ -13,6 +13,7 @@ import {
   InvalidParamsError,
   type JSONObject,
   MethodNotFoundError,
+  type RequestSpan,
   ResourceNotFoundError,
   type Result,
   type Revision,
@@ -234,7 +235,7 @@ export class Dispatcher {
     const opts = this.#options(ctx, route.client);
     // A caller that takes tasks lets the upstream answer a call with one (the extension's only method).
     if (method === "tools/call" && this.tasks.accepts(ctx)) opts.tasks = true;
-    const result = await route.client.request(method, callParams(params, overrides), opts);
+    const result = await this.#request(route, method, callParams(params, overrides), opts, ctx);
     return opts.tasks ? this.tasks.created(route.server.name, result, ctx) : result;
   }
 
@@ -242,21 +243,37 @@ export class Dispatcher {
     const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
     if (ref?.type === "ref/prompt") {
       const route = await this.#byName("prompts", ref.name);
-      return route.client.request(
+      return this.#request(
+        route,
         "completion/complete",
         callParams(params, { ref: { ...ref, name: route.original } }),
         this.#options(ctx, route.client),
+        ctx,
       );
     }
     if (ref?.type === "ref/resource") {
       const route = await this.#byUri(ref.uri);
-      return route.client.request(
+      return this.#request(
+        route,
         "completion/complete",
         callParams(params, { ref: { ...ref, uri: route.original } }),
         this.#options(ctx, route.client),
+        ctx,
       );
     }
     throw new InvalidParamsError(`completion/complete: ref must be a ref/prompt or a ref/resource`);
+  }
+
+  /** The call to the route's upstream; a child span of the request's when telemetry is on. */
+  #request(
+    route: Route,
+    method: string,
+    params: JSONObject,
+    opts: RequestOptions,
+    ctx: CallContext,
+  ): Promise<Result> {
+    if (ctx.span === undefined) return route.client.request(method, params, opts);
+    return traced(ctx.span, route, method, params, opts);
   }
 
   /** Cancellation and progress travel with the call; the caller's authorization context keys private caching. */
@@ -274,6 +291,26 @@ export class Dispatcher {
         ctx.notify("notifications/progress", withKey(rest, "progressToken", token));
     }
     return opts;
+  }
+}
+
+async function traced(
+  span: RequestSpan,
+  route: Route,
+  method: string,
+  params: JSONObject,
+  opts: RequestOptions,
+): Promise<Result> {
+  const client = route.client;
+  const call = span.upstreamCall(route.server.name, client.info.version, client.transport.kind);
+  opts.trace = call.carrier;
+  try {
+    const result = await client.request(method, params, opts);
+    call.end();
+    return result;
+  } catch (err) {
+    call.end(err);
+    throw err;
   }
 }
 

@@ -12,6 +12,7 @@ import {
   LOGGING_LEVELS,
   type LoggingLevel,
   TASKS_EXTENSION,
+  type Telemetry,
   type UpstreamTarget,
 } from "@mcpx/core";
 import { Catalog, CHANGED } from "./catalog.js";
@@ -44,6 +45,8 @@ export interface GatewayOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** How long a modern client has to retry after input_required (default 10 min). */
   inputTtlMs?: number;
+  /** Traces and metrics (the daemon makes it when telemetry is on); none: the call path does nothing more. */
+  telemetry?: Telemetry;
 }
 
 export class Gateway {
@@ -96,7 +99,10 @@ export class Gateway {
       opts.env.registry,
       opts.env.redact,
       () => this.#relayedExtensions(),
+      opts.telemetry,
     );
+    // Read when metrics are collected, never per call.
+    opts.telemetry?.observeUpstreams(() => this.pool.states());
     this.events = new EventLog();
     // The event stream (`mcpx events`, the status's history) is a lifecycle tap like any plugin's.
     opts.env.hooks.lifecycle.tap("mcpx:events", (e) => this.events.push(e));
@@ -133,6 +139,7 @@ export class Gateway {
     for (const off of this.#unsubscribe.values()) off();
     this.#unsubscribe.clear();
     await this.pool.stop();
+    await this.#opts.telemetry?.shutdown();
   }
 
   /** Publishes a lifecycle event (the `lifecycle` hook, which the event log taps). */

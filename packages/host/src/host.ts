@@ -53,6 +53,7 @@ export function createHost(options: { log?: Logger } = {}): Host {
     registerSamplingHandler: (h) => registry.addSamplingHandler(h, pluginName),
     registerControlRoute: (r) => registry.addControlRoute(r, pluginName),
     registerStore: (f) => registry.addStore(f, pluginName),
+    registerTelemetry: (f) => registry.addTelemetry(f, pluginName),
     store: () => store,
     emit: (event) => hooks.lifecycle.call(event),
     // The `server.warning` event is the serverWarning hook's built-in tap (built-ins.ts).

@@ -13,6 +13,7 @@ import {
   type Revision,
   type SamplingHandler,
   type StoreFactory,
+  type TelemetryFactory,
   type TransportFactory,
   type TransportKind,
   type UpstreamTarget,
@@ -26,6 +27,7 @@ export class Registry implements RegistryView {
   readonly #sampling: SamplingHandler[] = [];
   readonly #routes: ControlRoute[] = [];
   readonly #stores = new Map<string, StoreFactory>();
+  #telemetry: TelemetryFactory | undefined;
   /** Which plugin registered what, for errors that name both sides of a clash. */
   readonly #owner = new Map<string, string>();
   #view: RegistryView | undefined;
@@ -79,6 +81,16 @@ export class Registry implements RegistryView {
 
   stores(): StoreFactory[] {
     return [...this.#stores.values()];
+  }
+
+  addTelemetry(factory: TelemetryFactory, plugin = "(host)"): void {
+    // One telemetry per host: a second plugin claiming it is a conflict, named.
+    this.#claim("telemetry", plugin);
+    this.#telemetry = factory;
+  }
+
+  telemetry(): TelemetryFactory | undefined {
+    return this.#telemetry;
   }
 
   // The lists are handed out as copies: a reader cannot add to them behind the registry's back.
@@ -143,6 +155,7 @@ export class Registry implements RegistryView {
       controlRoutes: () => this.controlRoutes(),
       store: (type: string) => this.store(type),
       stores: () => this.stores(),
+      telemetry: () => this.telemetry(),
     });
     return this.#view;
   }

@@ -19,4 +19,6 @@ export const MODERN_FEATURES: RevisionFeatures = Object.freeze({
   paramHeaders: true,
   subscriptionsListen: true,
   resourceSubscribeRequests: false,
+  // traceparent, tracestate and baggage in a request's _meta (basic/index.mdx, "OpenTelemetry trace context").
+  traceContextMeta: true,
 });

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   CONTROL_PREFIX,
   type ControlRoute,
+  ControlText,
   ErrorCode,
   MAX_NESTING_DEPTH,
   McpxError,
@@ -136,6 +137,9 @@ export function createControlHandler(gateway: Gateway, options: ControlOptions) 
           res.write(`data: ${JSON.stringify(item)}\n\n`);
         }
         res.end();
+      } else if (out instanceof ControlText) {
+        res.writeHead(200, { "content-type": out.contentType, "cache-control": "no-store" });
+        res.end(out.body);
       } else {
         sendJson(res, 200, out ?? {});
       }

@@ -2,7 +2,14 @@
  * A downstream client as the gateway sees it: the revision it speaks, what it declared, and how to
  * reach it outside a request. Each transport (stdio, Streamable HTTP, HTTP+SSE) makes its own.
  */
-import type { ClientCapabilities, Implementation, JSONObject, LoggingLevel, Revision } from "@mcpx/core";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONObject,
+  LoggingLevel,
+  RequestSpan,
+  Revision,
+} from "@mcpx/core";
 
 export interface Peer {
   /** Unique among live peers (a session id, "stdio", …). */
@@ -40,6 +47,10 @@ export interface CallContext {
   inputResponses?: JSONObject;
   /** Sends a notification related to this request (progress, log lines) on its stream. */
   notify(method: string, params: JSONObject): void;
+  /** The HTTP request's headers (trace context is read from them when telemetry is on). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** This request's span, when telemetry is on: upstream calls are its children. */
+  span?: RequestSpan;
   /**
    * A question to the client, related to this request (elicitation/create, sampling/createMessage,
    * roots/list).

@@ -25,6 +25,7 @@ import {
   resultResponse,
   type ServerCapabilities,
   SKILLS_EXTENSION,
+  type Telemetry,
   withoutKeys,
 } from "@mcpx/core";
 import { type Redactor, redactValue } from "@mcpx/host";
@@ -54,6 +55,8 @@ export class ServerProtocol {
   readonly #redact: Redactor | undefined;
   readonly #capabilities = new Map<Revision, ServerCapabilities>();
   readonly #extensions: (() => Record<string, JSONObject>) | undefined;
+  /** Undefined when telemetry is off: then a request costs one check of it. */
+  readonly #telemetry: Telemetry | undefined;
   /** The revisions mcpx serves (the registry's). */
   readonly served: ServedRevisions;
 
@@ -68,7 +71,9 @@ export class ServerProtocol {
     registry: RegistryView,
     redact?: Redactor,
     extensions?: () => Record<string, JSONObject>,
+    telemetry?: Telemetry,
   ) {
+    this.#telemetry = telemetry;
     this.#dispatcher = dispatcher;
     this.#extensions = extensions;
     this.#identity = identity;
@@ -117,11 +122,44 @@ export class ServerProtocol {
         this.clean(new InternalError(`${msg.method}: the client speaks no revision`).toJSONRPC()),
       );
     }
+    if (this.#telemetry !== undefined) return this.#traced(this.#telemetry, msg, ctx, revision);
     try {
       const result = await this.#answer(msg, ctx, revision);
       return resultResponse(msg.id, this.shape(msg.method, result, revision));
     } catch (err) {
       return errorResponse(msg.id, this.errorFor(err, revision));
+    }
+  }
+
+  /** respond() inside the request's span, which the upstream calls it makes are children of. */
+  async #traced(
+    telemetry: Telemetry,
+    msg: JSONRPCRequest,
+    ctx: CallContext,
+    revision: Revision,
+  ): Promise<JSONRPCResponse> {
+    const params = msg.params;
+    const span = telemetry.startRequest({
+      method: msg.method,
+      id: msg.id,
+      version: revision.version,
+      ...(typeof params?.name === "string" ? { name: params.name } : {}),
+      ...(typeof params?.uri === "string" ? { uri: params.uri } : {}),
+      ...(ctx.headers ? { headers: ctx.headers } : {}),
+      // Only a revision that defines trace context in _meta has it read from there.
+      ...(revision.features.traceContextMeta && typeof params?._meta === "object" && params._meta !== null
+        ? { meta: params._meta as JSONObject }
+        : {}),
+    });
+    ctx.span = span;
+    try {
+      const result = await this.#answer(msg, ctx, revision);
+      span.end();
+      return resultResponse(msg.id, this.shape(msg.method, result, revision));
+    } catch (err) {
+      const error = this.errorFor(err, revision);
+      span.end(error.code);
+      return errorResponse(msg.id, error);
     }
   }
 

@@ -13,8 +13,10 @@ export function callContext(
   token: string | number | undefined,
   notify: (method: string, params: JSONObject) => void,
   request?: CallContext["request"],
+  headers?: CallContext["headers"],
 ): CallContext {
   const ctx: CallContext = { peer, signal, notify };
+  if (headers) ctx.headers = headers;
   if (token !== undefined) ctx.progressToken = token;
   if (request) ctx.request = request;
   return ctx;

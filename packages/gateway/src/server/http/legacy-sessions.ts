@@ -120,6 +120,7 @@ export class LegacySession implements Peer {
     msg: JSONRPCRequest,
     notify: (method: string, params: JSONObject) => void,
     ask?: FrameWriter,
+    headers?: CallContext["headers"],
   ): Promise<JSONRPCResponse | undefined> {
     const abort = new AbortController();
     this.inFlight.set(msg.id, abort);
@@ -128,7 +129,7 @@ export class LegacySession implements Peer {
         ? (method, params, opts) =>
             this.clientRequests.send(method, params, ask, anySignal(abort.signal, opts?.signal))
         : undefined;
-      const ctx = callContext(this, abort.signal, progressTokenOf(msg), notify, request);
+      const ctx = callContext(this, abort.signal, progressTokenOf(msg), notify, request, headers);
       const response = await gateway.protocol.respond(msg, ctx);
       return abort.signal.aborted ? undefined : response;
     } finally {

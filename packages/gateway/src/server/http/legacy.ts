@@ -141,7 +141,13 @@ export class LegacyHttp {
     const held: JSONRPCResponse[] = [];
     await Promise.all(
       requests.map(async (r) => {
-        const answer = await session.answer(this.#gateway, r, notify, ask && ((f) => ask(f, openStream)));
+        const answer = await session.answer(
+          this.#gateway,
+          r,
+          notify,
+          ask && ((f) => ask(f, openStream)),
+          req.headers,
+        );
         if (!answer) return;
         if (stream) stream.send(answer);
         else held.push(answer);

@@ -123,7 +123,10 @@ export class ModernHttp {
         logging = true;
       }
     }
-    const response = await protocol.respond(msg, callContext(peer, abort.signal, token, notify));
+    const response = await protocol.respond(
+      msg,
+      callContext(peer, abort.signal, token, notify, undefined, req.headers),
+    );
     if (logging) void this.#gateway.removePeer(peer);
     if (abort.signal.aborted || !writable(res)) {
       // Cancelled by closing: nothing more is sent for it.
