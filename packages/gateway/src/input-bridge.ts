@@ -211,6 +211,8 @@ export class InputBridge {
       request: (method, params, opts) => call.ask(method, params, opts?.signal, opts?.key),
     };
     if (first.progressToken !== undefined) ctx.progressToken = first.progressToken;
+    // The upstream call is a child of the request that started it (telemetry on).
+    if (first.span !== undefined) ctx.span = first.span;
     return ctx;
   }
 
