@@ -13,8 +13,21 @@ export interface StoredEra extends EraRecord {
   fingerprint: string;
 }
 
-/** Read-modify-write queues by file: every FileEraStore of one file in this process takes turns. */
-const queues = new Map<string, Promise<unknown>>();
+type Change = (eras: Record<string, StoredEra>) => void;
+
+/** The changes that wait for the write in progress, made by the next write, all of them at once. */
+interface Batch {
+  changes: Change[];
+  written: Promise<void>;
+}
+
+/**
+ * Per file, in this process: the last write queued, and the batch still taking changes. Every
+ * FileEraStore of one file takes turns; the changes made while one write runs are written together
+ * by the next (100 upstreams connecting at once are a few writes, not 100 in a row, each of which
+ * held the upstream's connection back until its turn came).
+ */
+const files = new Map<string, { tail: Promise<void>; waiting: Batch | undefined }>();
 
 export class FileEraStore implements EraStore {
   readonly file: string;
@@ -80,30 +93,50 @@ export class FileEraStore implements EraStore {
   }
 
   /**
-   * Read-modify-write, one at a time per file within this process. The temporary file has a name
-   * of its own (pid and random bytes), so writers in other processes never share one either; a
-   * failed write removes it.
+   * Read-modify-write, one at a time per file within this process, changes made meanwhile batched
+   * into the next one. The temporary file has a name of its own (pid and random bytes), so writers
+   * in other processes never share one either; a failed write removes it, and fails every change
+   * it held.
    */
-  #update(change: (eras: Record<string, StoredEra>) => void): Promise<void> {
-    const run = (queues.get(this.file) ?? Promise.resolve()).then(async () => {
-      const eras = await this.all();
-      change(eras);
-      await mkdir(this.stateDir, { recursive: true });
-      const tmp = `${this.file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-      try {
-        await writeFile(tmp, `${JSON.stringify({ eras }, null, 2)}\n`, { mode: 0o600 });
-        await rename(tmp, this.file);
-      } catch (err) {
-        await rm(tmp, { force: true });
-        throw err;
-      }
+  #update(change: Change): Promise<void> {
+    let state = files.get(this.file);
+    if (!state) {
+      state = { tail: Promise.resolve(), waiting: undefined };
+      files.set(this.file, state);
+    }
+    const waiting = state.waiting;
+    if (waiting) {
+      waiting.changes.push(change);
+      return waiting.written;
+    }
+    const file = state;
+    const batch: Batch = { changes: [change], written: Promise.resolve() };
+    file.waiting = batch;
+    batch.written = file.tail.then(() => {
+      // From here on, a change waits for the next write.
+      if (file.waiting === batch) file.waiting = undefined;
+      return this.#write(batch.changes);
     });
-    const settled = run.catch(() => {});
-    queues.set(this.file, settled);
-    void settled.then(() => {
-      if (queues.get(this.file) === settled) queues.delete(this.file);
+    const tail = batch.written.catch(() => {});
+    file.tail = tail;
+    void tail.then(() => {
+      if (files.get(this.file) === file && file.tail === tail && !file.waiting) files.delete(this.file);
     });
-    return run;
+    return batch.written;
+  }
+
+  async #write(changes: readonly Change[]): Promise<void> {
+    const eras = await this.all();
+    for (const change of changes) change(eras);
+    await mkdir(this.stateDir, { recursive: true });
+    const tmp = `${this.file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify({ eras }, null, 2)}\n`, { mode: 0o600 });
+      await rename(tmp, this.file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 }
 

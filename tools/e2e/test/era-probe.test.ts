@@ -603,6 +603,29 @@ describe("FileEraStore", () => {
     expect(await a.all()).toEqual({});
   });
 
+  it("era-store/records-made-at-once-are-all-kept-in-order", async () => {
+    // 100 upstreams connecting at once: their records are batched into few writes, none is lost,
+    // and the changes of one batch apply in the order they were made.
+    const stateDir = await tempDir();
+    const store = new FileEraStore(stateDir);
+    const first = Array.from({ length: 100 }, (_, i) => store.set(`u${i}`, "f", era("2025-11-25", "stdio")));
+    const more = [
+      store.set("gone", "f", era("2025-11-25", "stdio")),
+      store.delete("gone"),
+      store.set("u0", "g", era("2026-07-28", "streamable-http")),
+    ];
+    await first[0];
+    // made while a write ran: it waits for the next one
+    const late = store.set("late", "f", era("2025-11-25", "stdio"));
+    await Promise.all([...first, ...more, late]);
+    const all = await new FileEraStore(stateDir).all();
+    expect(Object.keys(all).sort()).toEqual(
+      [...Array.from({ length: 100 }, (_, i) => `u${i}`), "late"].sort(),
+    );
+    expect(all.u0).toMatchObject({ fingerprint: "g", revision: "2026-07-28" });
+    expect(await readdir(stateDir)).toEqual(["eras.json"]);
+  });
+
   it("era-store/survives-a-damaged-file", async () => {
     const stateDir = await tempDir();
     const file = join(stateDir, "eras.json");
