@@ -35,7 +35,8 @@ const require = createRequire(import.meta.url);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const upstream = [process.execPath, "--import", here("./lift-stdio-limit.mjs"), everything, "stdio"];
-const mcpxBin = here("../../../apps/cli/dist/bin.js");
+// MCPX_BIN: another build's bin.js (a checkout before a change), for before/after runs interleaved.
+const mcpxBin = process.env.MCPX_BIN ?? here("../../../apps/cli/dist/bin.js");
 
 const dir = mkdtempSync(join(tmpdir(), "mcpx-prof-"));
 const config = join(dir, "mcpx.json");
@@ -146,7 +147,9 @@ function summarise(profile, top, from, to) {
     [...m]
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
-      .forEach(([k, us]) => console.log(`${((us / total) * 100).toFixed(1).padStart(6)} %  ${k}`));
+      .forEach(([k, us]) => {
+        console.log(`${((us / total) * 100).toFixed(1).padStart(6)} %  ${k}`);
+      });
   console.log(
     `\nby package (self time, ${(total / 1e6).toFixed(1)} s busy in the measured calls, idle left out)`,
   );
