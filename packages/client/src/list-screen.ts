@@ -240,7 +240,15 @@ function itemValidator(revision: Revision, definition: string, log: Logger): Val
     try {
       // Formats are not checked: the SDK's client does not either, and what makes a URI unsafe to
       // show is mcpx's own rule. strict: false, as the spec's schemas carry keywords ajv does not know.
-      const options = { strict: false, validateFormats: false, logger: false } as const;
+      // validateSchema: false, as checking them against the meta-schema first compiled the
+      // meta-schema too (about half of this compile at 100 upstreams); a schema that is not one
+      // still fails to compile below, and only mcpx's rules apply.
+      const options = {
+        strict: false,
+        validateFormats: false,
+        validateSchema: false,
+        logger: false,
+      } as const;
       const ajv = schemas.$schema.includes("2020-12") ? new Ajv2020(options) : new Ajv(options);
       ajv.addSchema(schemas as unknown as object, SCHEMA_ID);
       entry.ajv = ajv;

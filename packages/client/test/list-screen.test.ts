@@ -63,4 +63,27 @@ describe("list screen", () => {
       }),
     ).toBeUndefined();
   });
+
+  it("lists/revision-schema-that-does-not-compile-leaves-mcpx-rules", () => {
+    const warned: string[] = [];
+    const broken = {
+      ...bare,
+      version: "2099-02-02",
+      listItemSchemas: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        definitions: { Tool: { type: "object", properties: { name: { $ref: "#/definitions/Nowhere" } } } },
+      },
+    } as Revision;
+    const left: LeftOut[] = [];
+    const take = listScreen("tools/list", {
+      revision: () => broken,
+      settings: DEFAULT_UPSTREAM_SETTINGS,
+      log: { ...silentLogger, warn: (m: string) => warned.push(m) },
+      leftOut: (w) => left.push(w),
+    });
+    // the schema is not applied (a tool without inputSchema passes), mcpx's own rules are, and it is said
+    expect(take?.(structuredClone(page)).map((t) => t.name)).toEqual(["no-schema", "ok"]);
+    expect(left.map((w) => w.item)).toEqual(["nul\\u0000"]);
+    expect(warned.some((m) => m.includes("2099-02-02"))).toBe(true);
+  });
 });
