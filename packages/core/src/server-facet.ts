@@ -41,8 +41,11 @@ export interface ServerHandshake {
   supported: readonly string[];
 }
 
-/** The parameter headers of a listed tool, by its name as the client calls it. */
-export type ToolParamHeaders = (tool: string) => Promise<readonly ParamHeader[]>;
+/**
+ * The parameter headers of a listed tool, by its name as the client calls it: at once when they
+ * are known, a promise when the tool list must be read first (no wait on the call path otherwise).
+ */
+export type ToolParamHeaders = (tool: string) => readonly ParamHeader[] | Promise<readonly ParamHeader[]>;
 
 export interface ServerFacet {
   /** The server capabilities this revision defines (keys of ServerCapabilities): mcpx declares no other. */
@@ -63,10 +66,11 @@ export interface ServerFacet {
   /** The result of the handshake request (legacy initialize, modern server/discover). */
   handshakeResult(handshake: ServerHandshake): JSONObject;
   /**
-   * HTTP: the headers a request mirrors, checked against its body; throws HeaderMismatchError
-   * naming the header. A revision that mirrors nothing resolves.
+   * HTTP: the headers a request mirrors, checked against its body; throws (or rejects with)
+   * HeaderMismatchError naming the header. Returns a promise only when it must wait for `tools`;
+   * a revision that mirrors nothing returns at once.
    */
-  checkHeaders(msg: JSONRPCRequest, header: HeaderReader, tools: ToolParamHeaders): Promise<void>;
+  checkHeaders(msg: JSONRPCRequest, header: HeaderReader, tools: ToolParamHeaders): void | Promise<void>;
   /** A result as this revision writes it (other revisions' own keys are already gone). */
   shapeResult(method: string, result: JSONObject, serverInfo: Implementation): JSONObject;
   /** The error object a client of this revision is sent for `err`. */

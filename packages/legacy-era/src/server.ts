@@ -65,7 +65,7 @@ export function legacyServer(spec: LegacyServerSpec = {}): ServerFacet {
       if (h.instructions) result.instructions = h.instructions;
       return result;
     },
-    checkHeaders: async () => {},
+    checkHeaders: () => {},
     shapeResult: (_method: string, result: JSONObject) => result,
     errorFor: wireError,
   });

@@ -32,13 +32,17 @@ export function checkVersionHeader(header: HeaderReader, msg: JSONRPCRequest): v
   );
 }
 
-/** Throws HeaderMismatchError unless every mirrored header agrees with the body. */
-export async function checkMirroredHeaders(
+/**
+ * Throws HeaderMismatchError unless every mirrored header agrees with the body. Synchronous when
+ * `tools` answers at once (the call path: no promise, no microtask), else it returns the promise
+ * of the parameter headers' check.
+ */
+export function checkMirroredHeaders(
   msg: JSONRPCRequest,
   header: HeaderReader,
   tools: ToolParamHeaders,
   methods: MethodTable,
-): Promise<void> {
+): void | Promise<void> {
   const version = (msg.params?._meta as JSONObject | undefined)?.[MetaKey.protocolVersion];
   const pv = header("mcp-protocol-version");
   if (pv === undefined) throw mismatch("the MCP-Protocol-Version header is required", "MCP-Protocol-Version");
@@ -67,7 +71,12 @@ export async function checkMirroredHeaders(
     throw mismatch(`Mcp-Name header value ${show(name)} does not match body value ${show(body)}`, "Mcp-Name");
   }
   if (msg.method !== "tools/call") return;
-  const params = await tools(name);
+  const params = tools(name);
   const args = msg.params?.arguments;
+  if (params instanceof Promise) {
+    return params.then((list) => {
+      for (const p of list) checkParamHeader(header, p, args);
+    });
+  }
   for (const p of params) checkParamHeader(header, p, args);
 }

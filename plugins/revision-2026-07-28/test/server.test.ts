@@ -151,7 +151,8 @@ describe("2026-07-28 server facet", () => {
       "mcp-name": "t",
       "mcp-param-region": "eu",
     };
-    const check = (headers: Record<string, string>) =>
+    // async: a mismatch found before the tool's headers are needed throws at once.
+    const check = async (headers: Record<string, string>) =>
       revision.server.checkHeaders(call, (name) => headers[name], tools);
     await expect(check(good)).resolves.toBeUndefined();
     const { "mcp-param-region": _r, ...noParam } = good;
@@ -166,6 +167,31 @@ describe("2026-07-28 server facet", () => {
       expect(err, named).toBeInstanceOf(HeaderMismatchError);
       expect((err as Error).message).toContain(named);
     }
+  });
+
+  it("revision-plugin/modern-mirrored-headers-checked-without-waiting-when-the-tool-headers-are-known", async () => {
+    const region: ParamHeader = { name: "Region", path: ["where", "region"], type: "string" };
+    const call = request("tools/call", { name: "t", arguments: { where: { region: "eu" } } }, meta());
+    const good = {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "t",
+      "mcp-param-region": "eu",
+    };
+    const read = (headers: Record<string, string>) => (name: string) => headers[name];
+    // Known at once: checked at once, no promise to wait for; a mismatch throws.
+    expect(revision.server.checkHeaders(call, read(good), () => [region])).toBeUndefined();
+    expect(() =>
+      revision.server.checkHeaders(call, read({ ...good, "mcp-param-region": "us" }), () => [region]),
+    ).toThrow(HeaderMismatchError);
+    // Still to be read: the check waits for them, then rejects a mismatch.
+    const later = revision.server.checkHeaders(
+      call,
+      read({ ...good, "mcp-param-region": "us" }),
+      async () => [region],
+    );
+    expect(later).toBeInstanceOf(Promise);
+    await expect(later).rejects.toBeInstanceOf(HeaderMismatchError);
   });
 
   it("revision-plugin/modern-results-and-errors-as-2026-07-28-writes-them", () => {

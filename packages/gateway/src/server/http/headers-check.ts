@@ -32,8 +32,14 @@ export class ParamHeaderIndex {
     this.#catalog = catalog;
   }
 
-  async of(rules: ToolHeaderRules, tool: string): Promise<readonly ParamHeader[]> {
-    if (this.#generation !== this.#catalog.generation) await this.#reload();
+  /** At once while the catalog's generation holds (every call but the first after a change). */
+  of(rules: ToolHeaderRules, tool: string): readonly ParamHeader[] | Promise<readonly ParamHeader[]> {
+    if (this.#generation !== this.#catalog.generation)
+      return this.#reload().then(() => this.#lookup(rules, tool));
+    return this.#lookup(rules, tool);
+  }
+
+  #lookup(rules: ToolHeaderRules, tool: string): readonly ParamHeader[] {
     let byName = this.#byRules.get(rules);
     if (!byName) {
       byName = new Map();

@@ -82,7 +82,9 @@ export class ModernHttp {
     try {
       meta = opener.server.negotiate(msg, protocol.served.context(header));
       const rules = meta.revision.toolHeaders;
-      await meta.revision.server.checkHeaders(msg, header, (tool) => this.#params.of(rules, tool));
+      // Awaited only when the check must wait (the tool list read after a change): no tick otherwise.
+      const checking = meta.revision.server.checkHeaders(msg, header, (tool) => this.#params.of(rules, tool));
+      if (checking) await checking;
     } catch (err) {
       sendJson(res, 400, errorBody(msg.id, protocol.errorFor(err, opener)));
       return;
