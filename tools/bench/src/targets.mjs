@@ -79,7 +79,7 @@ async function overHttp(child, port, path, era, tool) {
   }
 }
 
-function mcpxConfig() {
+function mcpxConfig(extra = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcpx-bench-"));
   const file = join(dir, "mcpx.json");
   writeFileSync(
@@ -89,6 +89,7 @@ function mcpxConfig() {
       listen: { host: "127.0.0.1", port: 7333, maxBodyBytes: 64 * 2 ** 20 },
       servers: { everything: { command: upstream[0], args: upstream.slice(1), namespace: "ev" } },
       log: { level: "error" },
+      ...extra,
     }),
   );
   return { file, stateDir: join(dir, "state") };
@@ -142,6 +143,31 @@ export const TARGETS = [
       return overHttp(child, port, "/mcp", era, "ev__echo");
     },
   })),
+  {
+    // What telemetry costs on: every call gets its SERVER and CLIENT spans (all sampled, exported
+    // nowhere, so the figure is the instrumentation, not a collector) and its metrics (Prometheus
+    // reader, pulled by nobody). "Off" is the mcpxModern row.
+    name: "mcpx serve (telemetry on), 2026-07-28 client",
+    key: "mcpxTelemetry",
+    mcpx: true,
+    async start() {
+      const { file, stateDir } = mcpxConfig({
+        telemetry: { enabled: true, traces: { exporter: "none" }, metrics: { exporter: "prometheus" } },
+      });
+      const port = await freePort();
+      const child = start(node, [
+        mcpxBin,
+        "serve",
+        "-c",
+        file,
+        "--port",
+        String(port),
+        "--state-dir",
+        stateDir,
+      ]);
+      return overHttp(child, port, "/mcp", "2026-07-28", "ev__echo");
+    },
+  },
   {
     name: "mcpx stdio, 2025-11-25 client",
     key: "mcpxStdio",
