@@ -168,11 +168,10 @@ describe("telemetry", () => {
       down: { script: { url: "http://127.0.0.1:9/mcp" } as HttpScript, revision: MODERN },
     });
     await d.call("tools/list", {});
-    await until(async () => {
-      const up = points(await d.reader.read(), "mcpx.upstream.up");
-      return up.some((p) => p.attributes["mcpx.upstream"] === "a" && p.attributes.state === "connected");
-    });
+    // The gauge is read when metrics are collected: the upstream's state at that moment.
     const up = points(await d.reader.read(), "mcpx.upstream.up");
+    expect(up.find((p) => p.attributes["mcpx.upstream"] === "a")?.attributes.state).toBe("connected");
+    expect(up.find((p) => p.attributes["mcpx.upstream"] === "a")?.value).toBe(1);
     const down = up.find((p) => p.attributes["mcpx.upstream"] === "down");
     expect(down?.attributes.state).not.toBe("connected");
   });
