@@ -22,7 +22,8 @@ import {
   type UpstreamTarget,
 } from "@mcpx/core";
 import { describeSchemaErrors, expandSecrets, redact } from "@mcpx/host";
-import { Ajv, type ValidateFunction } from "ajv";
+import type { Ajv, ValidateFunction } from "ajv";
+import { loadAjv } from "./lazy-ajv.js";
 
 /** A server's `auth` key: the scheme's type and the scheme's own keys (`${env:NAME}` already expanded). */
 export interface AuthConfig {
@@ -142,7 +143,7 @@ function validator(scheme: AuthScheme, name: string): ValidateFunction | undefin
   let validate = validators.get(scheme);
   if (!validate) {
     // verbose: describeSchemaErrors reads oneOf branches ("must have exactly one of …") from it.
-    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+    ajv ??= new (loadAjv().Ajv)({ allErrors: true, strict: false, verbose: true });
     try {
       validate = ajv.compile(scheme.optionsSchema);
     } catch (err) {

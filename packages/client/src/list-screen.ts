@@ -8,8 +8,8 @@
  * reported once, and the rest of the list is kept.
  */
 import type { JSONObject, ListItemSchemas, Logger, Result, Revision, UpstreamSettings } from "@mcpx/core";
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv, ValidateFunction } from "ajv";
+import { loadAjv, loadAjv2020 } from "./lazy-ajv.js";
 
 export type ListKey = "tools" | "prompts" | "resources" | "resourceTemplates";
 
@@ -249,7 +249,9 @@ function itemValidator(revision: Revision, definition: string, log: Logger): Val
         validateSchema: false,
         logger: false,
       } as const;
-      const ajv = schemas.$schema.includes("2020-12") ? new Ajv2020(options) : new Ajv(options);
+      const ajv = schemas.$schema.includes("2020-12")
+        ? new (loadAjv2020())(options)
+        : new (loadAjv().Ajv)(options);
       ajv.addSchema(schemas as unknown as object, SCHEMA_ID);
       entry.ajv = ajv;
     } catch (err) {

@@ -7,14 +7,16 @@
  * field as it is typed) and the CLI (which checks before it sends one).
  */
 
+import { createRequire } from "node:module";
 import { InvalidParamsError, type JSONObject } from "@mcpx/core";
 import { describeSchemaErrors } from "@mcpx/host";
-import { Ajv, type ValidateFunction } from "ajv";
-import ajvFormats from "ajv-formats";
+import type { Ajv, ValidateFunction } from "ajv";
+import type ajvFormats from "ajv-formats";
 
-// ajv-formats is CommonJS: under NodeNext its default import is `module.exports`; the callable
-// plugin is typed as its `.default`.
-const addFormats = ajvFormats.default;
+// Loaded with the first form answered, not with mcpx (both are CommonJS, so require loads them on
+// demand): a daemon that never sees a form never holds them. ajv-formats' callable plugin is typed
+// as its `.default`, which its module.exports also carries.
+const require = createRequire(import.meta.url);
 
 let ajv: Ajv | undefined;
 
@@ -122,8 +124,8 @@ export function fieldProblems(key: string, schema: JSONObject, value: unknown): 
 /** Checks `value` against a form's schema. Each form's schema is compiled, used and dropped again. */
 function validate(value: JSONObject, schema: JSONObject): string[] {
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-    addFormats(ajv, ["email", "uri", "date", "date-time"]);
+    ajv = new (require("ajv") as typeof import("ajv")).Ajv({ allErrors: true, strict: false, verbose: true });
+    (require("ajv-formats") as typeof ajvFormats).default(ajv, ["email", "uri", "date", "date-time"]);
   }
   // The form's own schema, without a $schema or $id that would tie it to anything else.
   const { $schema: _s, $id: _i, ...body } = schema;

@@ -3,6 +3,8 @@
  * get a PluginHost scoped to their name, whose registry is the read-only view; the mutable Registry
  * stays here.
  */
+
+import { createRequire } from "node:module";
 import {
   createHooks,
   type HostHooks,
@@ -14,7 +16,7 @@ import {
   type PluginHost,
   type StateStore,
 } from "@mcpx/core";
-import { Ajv } from "ajv";
+import type { Ajv } from "ajv";
 import { tapBuiltins } from "./built-ins.js";
 import { createLogger } from "./log.js";
 import { MemoryStore } from "./memory-store.js";
@@ -79,9 +81,13 @@ export function createHost(options: { log?: Logger } = {}): Host {
           `needs plugin API version ${String(plugin.apiVersion)}, this mcpx provides ${PLUGIN_API_VERSION}`,
         );
       }
-      const opts = (pluginOptions ?? {}) as JSONObject;
-      if (plugin.optionsSchema) {
-        ajv ??= new Ajv({ allErrors: true, useDefaults: true, strict: false });
+      let opts = (pluginOptions ?? {}) as JSONObject;
+      // A plugin given no options gets its schema's defaults, which need no validator (and so no
+      // ajv: its load and a compile cost a daemon ~6 MiB and a one-shot command ~0.5 s of CPU).
+      const defaults = pluginOptions === undefined ? defaultsOf(plugin.optionsSchema) : undefined;
+      if (defaults) opts = defaults;
+      else if (plugin.optionsSchema) {
+        ajv ??= new (loadAjv())({ allErrors: true, useDefaults: true, strict: false });
         const validate = ajv.compile(plugin.optionsSchema);
         if (!validate(opts)) {
           const problems = describeSchemaErrors(validate.errors, "options");
@@ -102,4 +108,46 @@ export function createHost(options: { log?: Logger } = {}): Host {
     },
   };
   return host;
+}
+
+/** ajv, loaded when a plugin's options are first validated (CommonJS: require loads it on demand). */
+function loadAjv(): typeof Ajv {
+  return (createRequire(import.meta.url)("ajv") as { Ajv: typeof Ajv }).Ajv;
+}
+
+/** Keywords under which `{}` could fail or a default could depend on the data: ajv decides then. */
+const DATA_DEPENDENT = [
+  "required",
+  "minProperties",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "$ref",
+  "dependencies",
+];
+
+/**
+ * What ajv's useDefaults makes of `{}` under a plain object schema: each property's default (a copy),
+ * the defaults of its own properties filled in the same way. Undefined when the schema is not that
+ * plain (ajv then validates, as for any options given).
+ */
+export function defaultsOf(schema: JSONObject | undefined): JSONObject | undefined {
+  if (schema === undefined) return {};
+  if (schema.type !== "object" || DATA_DEPENDENT.some((k) => k in schema)) return undefined;
+  const out: JSONObject = {};
+  const properties = (schema.properties ?? {}) as Record<string, JSONObject>;
+  for (const [key, property] of Object.entries(properties)) {
+    if (property.default === undefined) continue;
+    const value = structuredClone(property.default);
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && property.properties) {
+      const nested = defaultsOf(property);
+      if (nested === undefined) return undefined;
+      out[key] = { ...nested, ...(value as JSONObject) };
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import {
   type ControlRoute,
   definePlugin,
+  type JSONObject,
   type LifecycleEvent,
   PluginError,
   type PluginHost,
@@ -77,6 +78,33 @@ describe("host", () => {
     expect(host.plugins).toEqual([]);
     await host.use(plugin, { greeting: "hi" });
     expect(seen).toEqual({ greeting: "hi", times: 1 });
+  });
+
+  it("host/plugin-without-options-gets-what-ajv-would-give-it", async () => {
+    const schema = {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        timeoutMs: { type: "integer", default: 5 },
+        hold: { type: "boolean", default: false },
+        nested: { type: "object", default: { a: 1 }, properties: { b: { type: "string", default: "x" } } },
+        list: { type: "array", default: ["one"] },
+        free: { type: "string" },
+      },
+    };
+    const seen: unknown[] = [];
+    const plugin = (name: string, optionsSchema: JSONObject) =>
+      definePlugin<JSONObject>({ name, apiVersion: 1, optionsSchema, apply: (_h, o) => void seen.push(o) });
+    const host = createHost({ log: silentLogger });
+    // No options: the defaults without ajv; `{}` given: ajv's useDefaults. The same either way.
+    await host.use(plugin("plain", schema as JSONObject));
+    await host.use(plugin("given", schema as JSONObject), {});
+    expect(seen[0]).toEqual({ timeoutMs: 5, hold: false, nested: { a: 1, b: "x" }, list: ["one"] });
+    expect(seen[1]).toEqual(seen[0]);
+    // A schema `{}` may fail (a required key) is still validated, options or not.
+    await expect(
+      host.use(plugin("needs", { type: "object", properties: { k: { type: "string" } }, required: ["k"] })),
+    ).rejects.toThrow("plugin needs: invalid options: options.k: is required");
   });
 
   it("plugins/throw-wrapped-with-name", async () => {

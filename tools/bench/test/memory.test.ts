@@ -30,7 +30,42 @@ server.close();
 console.log(JSON.stringify({ atStart, afterUnused, afterRequest: undiciModules(), status: answer.status }));
 `;
 
+// ajv is CommonJS too. The daemon and every built-in plugin are applied (the elicitation broker has an
+// options schema, given no options), a config is loaded, and no validator was needed yet.
+const ajvProbe = `
+import { createRequire } from "node:module";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+const cache = createRequire(import.meta.url).cache;
+const ajvLoaded = () => Object.keys(cache).some((k) => k.endsWith("/ajv/dist/ajv.js"));
+const { builtinPlugins } = await import(${JSON.stringify(dist("apps/daemon"))});
+const { loadConfig } = await import(${JSON.stringify(dist("packages/config"))});
+const { createHost } = await import(${JSON.stringify(dist("packages/host"))});
+const file = join(mkdtempSync(join(tmpdir(), "mcpx-memory-")), "mcpx.json");
+writeFileSync(file, JSON.stringify({ servers: { s: { command: "node", args: ["s.js"] } } }));
+const config = await loadConfig(file);
+const host = createHost({});
+for (const plugin of builtinPlugins) await host.use(plugin);
+const atStart = ajvLoaded();
+const broker = builtinPlugins.find((p) => p.name === "@mcpx/elicitation-broker");
+await createHost({}).use(broker, { timeoutMs: 1000 });
+console.log(JSON.stringify({ servers: Object.keys(config.servers), atStart, afterOptions: ajvLoaded() }));
+`;
+
 describe("memory", () => {
+  it("memory/ajv-loads-only-when-something-must-be-validated", async () => {
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", ajvProbe], {
+      timeout: 60_000,
+    });
+    const seen = JSON.parse(stdout) as { servers: string[]; atStart: boolean; afterOptions: boolean };
+    // A config checked by its generated validator, the plugins applied with their defaults: no ajv...
+    expect(seen.servers).toEqual(["s"]);
+    expect(seen.atStart).toBe(false);
+    // ...until a plugin's options given in a config must be checked against its schema.
+    expect(seen.afterOptions).toBe(true);
+  }, 90_000);
+
   it("memory/undici-loads-only-when-an-http-upstream-is-used", async () => {
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", probe], { timeout: 60_000 });
     const seen = JSON.parse(stdout) as {
