@@ -4,7 +4,12 @@
  * compared field by field with the entry's frontmatter: every key both ways, objects in any key
  * order, arrays in order, no type coercion.
  */
-import { parse } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+
+// Loaded with the first skill read, not with mcpx (it is the largest library mcpx holds, and most
+// daemons read no skill): its CommonJS build, which require loads on demand.
+const require = createRequire(import.meta.url);
 
 const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -19,7 +24,7 @@ export function parseSkillMarkdown(markdown: string): SkillMarkdown {
   const text = markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
   const match = BLOCK.exec(text);
   if (!match) throw new Error("SKILL.md does not begin with a --- delimited YAML frontmatter block");
-  const value: unknown = parse(match[1] ?? "", { schema: "core" });
+  const value: unknown = (require("yaml") as typeof Yaml).parse(match[1] ?? "", { schema: "core" });
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new Error("the SKILL.md frontmatter is not a YAML mapping");
   }
