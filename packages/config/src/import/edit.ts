@@ -5,10 +5,11 @@
  * an edit that would make the config invalid is refused (the file's own older problems aside).
  */
 import { ConfigError, formatKeyPath } from "@mcpx/core";
-import { applyEdits, type Edit, type FormattingOptions, modify } from "jsonc-parser";
+import type { Edit, FormattingOptions } from "jsonc-parser";
 import { JsonSyntaxError, parseJson } from "../json.js";
 import type { ServerEntryFile } from "../types.js";
 import { validateConfig } from "../validate.js";
+import { jsoncParser } from "./lazy.js";
 import { namespacesOf, settleNamespaces } from "./names.js";
 import { isObject, type Json } from "./read.js";
 import type { ImportWarning } from "./types.js";
@@ -73,7 +74,7 @@ export function mergeServers(
   let out = base;
   const formatting = formattingOf(base);
   for (const [name, entry] of Object.entries(incoming)) {
-    out = applyEdits(out, setEdits(out, [key, name], entry, formatting));
+    out = jsoncParser().applyEdits(out, setEdits(out, [key, name], entry, formatting));
   }
   if (text === undefined || text.trim() === "") out = `${JSON.stringify(JSON.parse(out), null, 2)}\n`;
   refuseNewProblems(base, out, label);
@@ -104,7 +105,7 @@ export function removeServer(
     throw new ConfigError(`${label}: ${problem}`, [problem]);
   }
   // Unformatted: the removal takes the property and its comma, and leaves every other line as it was.
-  const out = applyEdits(text, modify(text, [key, name], undefined, {}));
+  const out = jsoncParser().applyEdits(text, jsoncParser().modify(text, [key, name], undefined, {}));
   return { text: out, removed: existing[name]! };
 }
 
@@ -139,9 +140,10 @@ function serversKey(doc: Json): "servers" | "mcpServers" {
  * the property before, which would rewrite a compact entry the user wrote on one line.)
  */
 function setEdits(text: string, at: [string, string], value: unknown, fmt: FormattingOptions): Edit[] {
-  const raw = modify(text, at, value, {});
+  const raw = jsoncParser().modify(text, at, value, {});
   const edit = raw[0];
-  if (raw.length !== 1 || edit === undefined) return modify(text, at, value, { formattingOptions: fmt });
+  if (raw.length !== 1 || edit === undefined)
+    return jsoncParser().modify(text, at, value, { formattingOptions: fmt });
   const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
   const eol = fmt.eol ?? "\n";
   const pad = (depth: number) => unit.repeat(depth);
@@ -158,7 +160,7 @@ function setEdits(text: string, at: [string, string], value: unknown, fmt: Forma
   const comma = edit.content.startsWith(",");
   const rest = comma ? edit.content.slice(1) : edit.content;
   const keyText = /^"(?:[^"\\]|\\.)*"/.exec(rest)?.[0];
-  if (keyText === undefined) return modify(text, at, value, { formattingOptions: fmt });
+  if (keyText === undefined) return jsoncParser().modify(text, at, value, { formattingOptions: fmt });
   const property = `${keyText}: ${pretty(JSON.parse(rest.slice(keyText.length).replace(/^\s*:\s*/, "")), depth)}`;
   return [
     {

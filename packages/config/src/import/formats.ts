@@ -4,12 +4,12 @@
  */
 import * as path from "node:path";
 import { ConfigError } from "@mcpx/core";
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
-import { parse as parseToml, TomlError } from "smol-toml";
+import type { ParseError } from "jsonc-parser";
 import { lineAndColumn } from "../json.js";
 import { claudeDesktop } from "./claude.js";
 import { codex } from "./codex.js";
 import { cursor } from "./cursor.js";
+import { jsoncParser, tomlParser } from "./lazy.js";
 import type { HostDefinition } from "./read.js";
 import { isObject } from "./read.js";
 import type { HostFormat } from "./types.js";
@@ -59,13 +59,13 @@ export function formatFromShape(doc: unknown): HostFormat | undefined {
 export function parseHostText(text: string, format: HostFormat | undefined, label: string): unknown {
   if (format === "codex") return toml(text, label);
   const errors: ParseError[] = [];
-  const doc = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const doc = jsoncParser().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first === undefined) return doc;
   // A file of unknown origin that is not JSON may be Codex's TOML.
   if (format === undefined) {
     try {
-      return parseToml(text);
+      return tomlParser().parse(text);
     } catch {}
   }
   const { line, column } = lineAndColumn(text, first.offset);
@@ -75,9 +75,9 @@ export function parseHostText(text: string, format: HostFormat | undefined, labe
 
 function toml(text: string, label: string): unknown {
   try {
-    return parseToml(text);
+    return tomlParser().parse(text);
   } catch (err) {
-    if (!(err instanceof TomlError)) throw err;
+    if (!(err instanceof tomlParser().TomlError)) throw err;
     const what = err.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
     const problem = `invalid TOML at line ${err.line}, column ${err.column}: ${what}`;
     throw new ConfigError(`${label}: ${problem}`, [problem], { cause: err });
@@ -86,7 +86,8 @@ function toml(text: string, label: string): unknown {
 
 function describe(error: ParseError): string {
   // "PropertyNameExpected" → "property name expected"
-  return printParseErrorCode(error.error)
+  return jsoncParser()
+    .printParseErrorCode(error.error)
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase();
 }
