@@ -19,6 +19,7 @@ import {
   type JSONObject,
   type LifecycleEvent,
   type ServerRequestContext,
+  type StateStore,
 } from "@mcpx/core";
 import { acceptedContent, checkElicitationUrl } from "@mcpx/elicitation-rules";
 
@@ -85,6 +86,20 @@ export interface Answer {
   content?: JSONObject;
 }
 
+/** Spaces and channel of the broker on a shared store (replicas). */
+export const ELICITATION_SPACE = "elicitation";
+export const ANSWER_SPACE = "elicitation-answer";
+export const PRESENCE_SPACE = "elicitation-watchers";
+export const ANSWER_CHANNEL = "elicitation.answer";
+/** A presence entry outlives its last renewal by this long (a watcher's replica that died). */
+const PRESENCE_TTL_MS = 15_000;
+
+/** A question held on some replica, as the store holds it. */
+interface SharedQuestion {
+  holder: string;
+  view: PendingElicitation;
+}
+
 interface Held {
   view: PendingElicitation;
   resolve: (result: ElicitResult) => void;
@@ -98,10 +113,136 @@ export class ElicitationBroker {
   readonly #held = new Map<string, Held>();
   readonly #settled: SettledElicitation[] = [];
   readonly #watchers = new Set<(e: BrokerEvent) => void>();
+  readonly #store: (() => StateStore) | undefined;
+  /** This broker's name among replicas: the holder named in the store. */
+  readonly #self = randomBytes(8).toString("hex");
+  #presence: NodeJS.Timeout | undefined;
+  #unsubscribe: Promise<() => Promise<void>> | undefined;
 
-  constructor(opts: Partial<BrokerOptions> = {}, emit: (event: LifecycleEvent) => void = () => {}) {
+  /**
+   * `store`: the store in use; when it is shared, questions, answers and watchers are seen by
+   * every replica (a question stays with the replica whose upstream asked it).
+   */
+  constructor(
+    opts: Partial<BrokerOptions> = {},
+    emit: (event: LifecycleEvent) => void = () => {},
+    store?: () => StateStore,
+  ) {
     this.#opts = { ...DEFAULT_BROKER_OPTIONS, ...opts };
     this.#emit = emit;
+    this.#store = store;
+  }
+
+  /** The store, when it is shared; undefined for one process. */
+  #shared(): StateStore | undefined {
+    const store = this.#store?.();
+    if (!store?.shared) return undefined;
+    // Answers given on other replicas reach the holder on this channel.
+    this.#unsubscribe ??= store.subscribe(ANSWER_CHANNEL, (m) => void this.#remoteAnswer(m));
+    return store;
+  }
+
+  /** An answer published by another replica: the holder takes it (it was claimed there). */
+  async #remoteAnswer(message: unknown): Promise<void> {
+    const { id, holder } = (message ?? {}) as { id?: string; holder?: string };
+    if (typeof id !== "string" || holder !== this.#self || !this.#held.has(id)) return;
+    const store = this.#shared();
+    const answer = await store?.get<Answer>(ANSWER_SPACE, id);
+    if (!answer) return;
+    try {
+      this.#apply(id, answer);
+    } catch {
+      // Checked on the answering replica already; a question settled meanwhile keeps its settlement.
+    }
+  }
+
+  /** Watchers attached on every replica (this one's, and the others' presence entries). */
+  async #anyWatcher(): Promise<boolean> {
+    if (this.#watchers.size > 0) return true;
+    const store = this.#shared();
+    if (!store) return false;
+    return (await store.entries(PRESENCE_SPACE)).length > 0;
+  }
+
+  /** Keeps this replica's presence entry while it has watchers (renewed), removes it when none. */
+  #present(): void {
+    const store = this.#shared();
+    if (!store) return;
+    if (this.#watchers.size === 0) {
+      clearInterval(this.#presence);
+      this.#presence = undefined;
+      void store.delete(PRESENCE_SPACE, this.#self).catch(() => {});
+      return;
+    }
+    const write = () =>
+      void store
+        .set(PRESENCE_SPACE, this.#self, { watchers: this.#watchers.size }, { ttlMs: PRESENCE_TTL_MS })
+        .catch(() => {});
+    write();
+    if (!this.#presence) {
+      this.#presence = setInterval(write, PRESENCE_TTL_MS / 3);
+      this.#presence.unref();
+    }
+  }
+
+  /** Writes (or rewrites) a held question to the store, to live until its deadline. */
+  #share(view: PendingElicitation): void {
+    const store = this.#shared();
+    if (!store) return;
+    const ttlMs = Math.max(1, Date.parse(view.expiresAt) - Date.now());
+    const entry: SharedQuestion = { holder: this.#self, view };
+    void store.set(ELICITATION_SPACE, view.id, entry, { ttlMs }).catch(() => {});
+  }
+
+  /** Every replica's pending questions (this one's first), for `mcpx elicit list`. */
+  async listAll(): Promise<{
+    pending: PendingElicitation[];
+    settled: SettledElicitation[];
+    watchers: number;
+  }> {
+    const local = this.list();
+    const store = this.#shared();
+    if (!store) return local;
+    const [questions, presence] = await Promise.all([
+      store.entries<SharedQuestion>(ELICITATION_SPACE),
+      store.entries<{ watchers: number }>(PRESENCE_SPACE),
+    ]);
+    const remote = questions
+      .filter(([id, q]) => q.holder !== this.#self && !this.#held.has(id))
+      .map(([, q]) => q.view);
+    const elsewhere = presence
+      .filter(([who]) => who !== this.#self)
+      .reduce((n, [, p]) => n + (p.watchers ?? 0), 0);
+    return {
+      pending: [...local.pending, ...remote],
+      settled: local.settled,
+      watchers: local.watchers + elsewhere,
+    };
+  }
+
+  /**
+   * `answer` on any replica: a question held here is settled here; one held by another replica is
+   * checked here, claimed in the store (the first answer wins) and published to its holder.
+   */
+  async answerAnywhere(
+    id: string,
+    answer: Answer,
+  ): Promise<{ id: string; action: Answer["action"]; content?: JSONObject }> {
+    const store = this.#shared();
+    if (!store) return this.answer(id, answer);
+    const held = this.#held.get(id);
+    const shared = held ? undefined : await store.get<SharedQuestion>(ELICITATION_SPACE, id);
+    const view = held?.view ?? shared?.view;
+    if (!view) throw new InvalidParamsError(`no pending elicitation ${JSON.stringify(id)}`);
+    const checked = this.#check(view, answer);
+    const ttlMs = Math.max(1, Date.parse(view.expiresAt) - Date.now());
+    if (!(await store.setIfAbsent(ANSWER_SPACE, id, checked, { ttlMs }))) {
+      throw new InvalidParamsError(`elicitation ${id} was answered already`);
+    }
+    if (this.#held.has(id)) return this.#apply(id, checked);
+    if (held || !shared) throw new InvalidParamsError(`no pending elicitation ${JSON.stringify(id)}`);
+    await store.publish(ANSWER_CHANNEL, { id, holder: shared.holder });
+    return checked.content === undefined ? { id, action: checked.action } : { id, ...checked };
   }
 
   /** The ElicitationHandler that mcpx's upstream connections ask. */
@@ -145,8 +286,29 @@ export class ElicitationBroker {
       shown = { url: verdict.url, host: verdict.host };
     }
     if (this.#watchers.size === 0 && !this.#opts.holdWithoutWatcher) {
-      return Promise.resolve(this.#settleNow(base, "cancel", "nobody was attached to answer", shown));
+      if (!this.#shared()) {
+        return Promise.resolve(this.#settleNow(base, "cancel", "nobody was attached to answer", shown));
+      }
+      // A watcher may be attached on another replica.
+      return this.#anyWatcher().then(
+        (any) =>
+          any
+            ? this.#hold(req, ctx, base, shown, now)
+            : this.#settleNow(base, "cancel", "nobody was attached to answer", shown),
+        () => this.#settleNow(base, "cancel", "nobody was attached to answer", shown),
+      );
     }
+    return this.#hold(req, ctx, base, shown, now);
+  }
+
+  #hold(
+    req: ElicitRequestParams,
+    ctx: ServerRequestContext,
+    base: { id: string; upstream: string; mode: "form" | "url"; message: string },
+    shown: { url: string; host: string } | undefined,
+    now: number,
+  ): Promise<ElicitResult> {
+    const { id, mode } = base;
     if (ctx.signal.aborted) return Promise.resolve(this.#settleNow(base, "cancel", "withdrawn", shown));
     const view: PendingElicitation = {
       ...base,
@@ -178,6 +340,7 @@ export class ElicitationBroker {
       });
       this.#emit({ type: "elicitation.pending", upstream: ctx.upstream, id, mode, message: view.message });
       this.#broadcast({ event: "pending", elicitation: view });
+      this.#share(view);
     });
   }
 
@@ -188,7 +351,13 @@ export class ElicitationBroker {
   answer(id: string, answer: Answer): { id: string; action: Answer["action"]; content?: JSONObject } {
     const held = this.#held.get(id);
     if (!held) throw new InvalidParamsError(`no pending elicitation ${JSON.stringify(id)}`);
-    const { view } = held;
+    const checked = this.#check(held.view, answer);
+    return this.#apply(id, checked);
+  }
+
+  /** An answer checked against its question: the action, and an accepted form's content with defaults. */
+  #check(view: PendingElicitation, answer: Answer): Answer {
+    const id = view.id;
     if (view.state === "accepted") {
       throw new InvalidParamsError(
         `elicitation ${id} was already accepted; it waits for ${view.upstream} to complete it`,
@@ -198,19 +367,30 @@ export class ElicitationBroker {
     if (action !== "accept" && action !== "decline" && action !== "cancel") {
       throw new InvalidParamsError(`action must be "accept", "decline" or "cancel"`);
     }
-    if (action !== "accept") {
-      this.#settle(id, { action });
-      return { id, action };
-    }
+    if (action !== "accept") return { action };
     if (view.mode === "url") {
       if (answer.content !== undefined)
         throw new InvalidParamsError("a URL elicitation is accepted without content");
+      return { action };
+    }
+    return { action, content: acceptedContent(answer.content ?? {}, view.requestedSchema) };
+  }
+
+  /** Settles a held question with a checked answer. */
+  #apply(id: string, checked: Answer): { id: string; action: Answer["action"]; content?: JSONObject } {
+    const held = this.#held.get(id);
+    if (!held) throw new InvalidParamsError(`no pending elicitation ${JSON.stringify(id)}`);
+    const { action } = checked;
+    if (action === "accept" && held.view.mode === "url") {
       this.#accept(held);
       return { id, action };
     }
-    const content = acceptedContent(answer.content ?? {}, view.requestedSchema);
-    this.#settle(id, { action, content });
-    return { id, action, content };
+    if (checked.content === undefined) {
+      this.#settle(id, { action });
+      return { id, action };
+    }
+    this.#settle(id, { action, content: checked.content });
+    return { id, action, content: checked.content };
   }
 
   /** notifications/elicitation/complete (2025-11-25): the interaction behind a URL finished. */
@@ -237,6 +417,7 @@ export class ElicitationBroker {
       wake?.();
     };
     this.#watchers.add(listener);
+    this.#present();
     const stop = () => wake?.();
     signal.addEventListener("abort", stop, { once: true });
     try {
@@ -250,6 +431,7 @@ export class ElicitationBroker {
       }
     } finally {
       this.#watchers.delete(listener);
+      this.#present();
       signal.removeEventListener("abort", stop);
     }
   }
@@ -257,6 +439,10 @@ export class ElicitationBroker {
   /** Everything pending is cancelled (mcpx stops). */
   close(): void {
     for (const id of [...this.#held.keys()]) this.#settle(id, { action: "cancel" }, "mcpx is stopping");
+    clearInterval(this.#presence);
+    this.#presence = undefined;
+    void this.#unsubscribe?.then((off) => off()).catch(() => {});
+    this.#unsubscribe = undefined;
   }
 
   /** A URL accepted: the upstream is answered; with an elicitationId it stays listed until completed. */
@@ -271,6 +457,7 @@ export class ElicitationBroker {
     view.state = "accepted";
     held.cleanup();
     this.#broadcast({ event: "pending", elicitation: view });
+    this.#share(view);
   }
 
   #settle(id: string, result: ElicitResult, reason?: string): void {
@@ -292,6 +479,11 @@ export class ElicitationBroker {
     this.#held.delete(id);
     clearTimeout(held.timer);
     held.cleanup();
+    const store = this.#shared();
+    if (store) {
+      void store.delete(ELICITATION_SPACE, id).catch(() => {});
+      void store.delete(ANSWER_SPACE, id).catch(() => {});
+    }
     const { view } = held;
     const settled: SettledElicitation = {
       id,

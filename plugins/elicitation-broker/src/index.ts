@@ -7,12 +7,16 @@ import { type BrokerOptions, DEFAULT_BROKER_OPTIONS, ElicitationBroker } from ".
 import { brokerRoutes } from "./routes.js";
 
 export {
+  ANSWER_CHANNEL,
+  ANSWER_SPACE,
   type Answer,
   type BrokerEvent,
   type BrokerOptions,
   DEFAULT_BROKER_OPTIONS,
+  ELICITATION_SPACE,
   ElicitationBroker,
   type PendingElicitation,
+  PRESENCE_SPACE,
   type SettledElicitation,
 } from "./broker.js";
 export { brokerRoutes } from "./routes.js";
@@ -46,7 +50,11 @@ export default definePlugin<Partial<BrokerOptions>>({
     },
   },
   apply(host, options) {
-    const broker = new ElicitationBroker(options, (event) => host.emit(event));
+    const broker = new ElicitationBroker(
+      options,
+      (event) => host.emit(event),
+      () => host.store(),
+    );
     host.registerElicitationHandler(broker.handler(PLUGIN_NAME));
     for (const route of brokerRoutes(broker)) host.registerControlRoute(route);
   },

@@ -12,7 +12,7 @@ import type { Answer, ElicitationBroker } from "./broker.js";
 
 export function brokerRoutes(broker: ElicitationBroker): ControlRoute[] {
   return [
-    { method: "GET", path: "elicitations", handle: () => broker.list() },
+    { method: "GET", path: "elicitations", handle: () => broker.listAll() },
     { method: "GET", path: "elicitations/watch", handle: (req) => broker.watch(req.signal) },
     {
       method: "GET",
@@ -27,7 +27,7 @@ export function brokerRoutes(broker: ElicitationBroker): ControlRoute[] {
     {
       method: "POST",
       path: "elicitations/:id/answer",
-      handle: (req) => broker.answer(req.params.id ?? "", answerOf(req.body)),
+      handle: (req) => broker.answerAnywhere(req.params.id ?? "", answerOf(req.body)),
     },
   ];
 }
