@@ -40,5 +40,17 @@ export const builtinPlugins: readonly Plugin<unknown>[] = [
   elicitationBroker,
 ] as readonly Plugin<unknown>[];
 
+/** Store types of built-in plugins that are imported only when `store.type` selects them. */
+export const LAZY_BUILTIN_STORES: readonly string[] = ["redis"];
+
+/**
+ * The built-in plugin of a store type, imported now: @mcpx/store-redis (and ioredis) load only
+ * for `"store": { "type": "redis" }`. Another type is a third-party plugin's, listed in `plugins`.
+ */
+export async function lazyBuiltinStore(type: string): Promise<Plugin<unknown> | undefined> {
+  if (type !== "redis") return undefined;
+  return (await import("@mcpx/store-redis")).default as Plugin<unknown>;
+}
+
 /** The source recorded for a built-in plugin (host.plugins), where a config's plugin has its spec. */
 export const BUILTIN_SOURCE = "(built-in)";

@@ -4,6 +4,7 @@
  * build the gateway with the era store in the state directory.
  */
 import * as path from "node:path";
+import type { EraStore } from "@mcpx/client";
 import { applyAuth, type ClientHandlers, checkAuth } from "@mcpx/client";
 import {
   type Env,
@@ -13,10 +14,17 @@ import {
   resolvePlugins,
   resolveTelemetry,
 } from "@mcpx/config";
-import { AuthError, ConfigError, type LogLevel, type Plugin, type Telemetry } from "@mcpx/core";
-import { FileEraStore, forwardingHandlers, Gateway } from "@mcpx/gateway";
-import { createHost, createLogger, type Host, redact } from "@mcpx/host";
-import { BUILTIN_SOURCE, builtinPlugins } from "./builtins.js";
+import {
+  AuthError,
+  ConfigError,
+  type LogLevel,
+  type Plugin,
+  type StateStore,
+  type Telemetry,
+} from "@mcpx/core";
+import { FileEraStore, forwardingHandlers, Gateway, StoreEraStore } from "@mcpx/gateway";
+import { createHost, createLogger, createStore, type Host, redact } from "@mcpx/host";
+import { BUILTIN_SOURCE, builtinPlugins, LAZY_BUILTIN_STORES, lazyBuiltinStore } from "./builtins.js";
 
 export interface RuntimeOptions {
   configFile: string;
@@ -37,13 +45,21 @@ export interface RuntimeOptions {
    * first: the CLI's one-shot commands on a terminal add @mcpx/elicitation-tty (before the broker).
    */
   plugins?: readonly Plugin<unknown>[];
+  /**
+   * Make the state store the config's `store` selects and put it in the host (serve and stdio
+   * do); without it, the host keeps its embedded store. The runtime's closeStore closes it.
+   */
+  store?: boolean;
 }
 
 export interface Runtime {
   config: McpxConfig;
   host: Host;
   gateway: Gateway;
-  eraStore: FileEraStore;
+  /** In the state store when it is shared (a replica set), in the state directory otherwise. */
+  eraStore: EraStore;
+  /** Closes the configured state store, if one was made (at shutdown, after the gateway stops). */
+  closeStore(): Promise<void>;
 }
 
 export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
@@ -62,7 +78,19 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
   checkAuthTypes(config, host);
   // A one-shot command exports nothing: its calls are the user's, not a service's.
   const telemetry = opts.oneShot ? undefined : await startTelemetry(config, host, opts.env ?? process.env);
-  const eraStore = new FileEraStore(opts.stateDir ?? config.stateDir);
+  const stateDir = opts.stateDir ?? config.stateDir;
+  let store: StateStore | undefined;
+  if (opts.store && config.store) {
+    store = await createStore(
+      host.registry,
+      config.store,
+      { stateDir, log: host.log.child({ store: config.store.type }) },
+      LAZY_BUILTIN_STORES,
+    );
+    host.setStore(store);
+  }
+  const made = store;
+  const eraStore: EraStore = made?.shared ? new StoreEraStore(made) : new FileEraStore(stateDir);
   // Set below; the roots handler reads the config of the moment (a reload may change them).
   let runtime: Runtime | undefined;
   // The gateway's forwarding comes first: a question goes back to the client whose call caused it
@@ -100,7 +128,12 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...(opts.oneShot ? { reconnect: false } : {}),
     ...(telemetry ? { telemetry } : {}),
   });
-  runtime = { config, host, gateway, eraStore };
+  let closed: Promise<void> | undefined;
+  const closeStore = () => {
+    closed ??= made ? made.close() : Promise.resolve();
+    return closed;
+  };
+  runtime = { config, host, gateway, eraStore, closeStore };
   return runtime;
 }
 
@@ -159,7 +192,10 @@ export async function applyPlugins(
   extra: readonly Plugin<unknown>[] = [],
 ): Promise<void> {
   const replaced = new Set(extra.map((p) => p.name));
-  const builtins = [...extra, ...builtinPlugins.filter((p) => !replaced.has(p.name))];
+  // A built-in store plugin (and its client library) is imported only when the config selects it.
+  const lazy = config.store ? await lazyBuiltinStore(config.store.type) : undefined;
+  const standard = lazy ? [...builtinPlugins, lazy] : builtinPlugins;
+  const builtins = [...extra, ...standard.filter((p) => !replaced.has(p.name))];
   const builtinNames = new Set(builtins.map((p) => p.name));
   const builtinOptions = new Map<string, unknown>();
   for (const spec of config.plugins) {

@@ -69,8 +69,9 @@ function listenError(err: unknown, host: string, port: number, configFile: strin
 }
 
 export async function serve(opts: ServeOptions): Promise<Serving> {
-  const runtime = await loadRuntime(opts);
+  const runtime = await loadRuntime({ ...opts, store: true });
   const { config, gateway, host } = runtime;
+  const store = host.store();
   const listen = config.listen;
   const security = {
     ...(listen.token ? { token: listen.token } : {}),
@@ -79,6 +80,8 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
   const info: DaemonInfo = {
     version: VERSION,
     startedAt: new Date().toISOString(),
+    // Its type only: the options hold the URL and its password.
+    store: { type: store.type, shared: store.shared },
     // `mcpx status` compares it with the config it was asked about.
     ...(config.path ? { config: config.path } : {}),
   };
@@ -148,6 +151,7 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
   } catch (err) {
     // No upstream was started; the plugins get their stop all the same.
     await gateway.stop();
+    await runtime.closeStore();
     if (typeof (err as NodeJS.ErrnoException).code !== "string") throw err;
     throw listenError(err, address.host, address.port, config.path ?? opts.configFile);
   }
@@ -176,6 +180,7 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
         await http.close();
         await logins.stop();
         await gateway.stop();
+        await runtime.closeStore();
       })();
       return stopped;
     },

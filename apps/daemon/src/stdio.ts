@@ -22,7 +22,7 @@ export interface StdioServing {
 }
 
 export async function serveStdio(opts: StdioOptions): Promise<StdioServing> {
-  const runtime = await loadRuntime(opts);
+  const runtime = await loadRuntime({ ...opts, store: true });
   const { config, gateway, host } = runtime;
   const input = opts.input ?? process.stdin;
   gateway.start();
@@ -37,6 +37,7 @@ export async function serveStdio(opts: StdioOptions): Promise<StdioServing> {
       input.destroy();
       await server.close();
       await gateway.stop();
+      await runtime.closeStore();
       finish();
     })();
     return stopping;

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { EraStore } from "@mcpx/client";
-import type { EraRecord } from "@mcpx/core";
+import { type EraRecord, type StateStore, StoreUnavailableError } from "@mcpx/core";
 
 export interface StoredEra extends EraRecord {
   fingerprint: string;
@@ -142,4 +142,71 @@ export class FileEraStore implements EraStore {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The state store's space of era records, one entry per upstream. */
+export const ERA_SPACE = "era";
+
+/**
+ * Era records in the state store (space "era", key the upstream's name): with a shared store
+ * (Redis), every replica takes the era one of them probed instead of probing again. A store that
+ * cannot be reached reads as no record (the upstream is probed); a write that fails throws.
+ */
+export class StoreEraStore implements EraStore {
+  readonly #store: StateStore;
+
+  constructor(store: StateStore) {
+    this.#store = store;
+  }
+
+  /** Every well-formed record. */
+  async all(): Promise<Record<string, StoredEra>> {
+    const out: Record<string, StoredEra> = {};
+    for (const [name, e] of await this.#store.entries(ERA_SPACE)) {
+      const era = storedEra(e);
+      if (era) out[name] = era;
+    }
+    return out;
+  }
+
+  async get(upstream: string, fingerprint: string): Promise<EraRecord | undefined> {
+    let value: unknown;
+    try {
+      value = await this.#store.get(ERA_SPACE, upstream);
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) return undefined;
+      throw err;
+    }
+    const e = storedEra(value);
+    if (!e || e.fingerprint !== fingerprint) return undefined;
+    return { revision: e.revision, transport: e.transport, probedAt: e.probedAt };
+  }
+
+  async set(upstream: string, fingerprint: string, record: EraRecord): Promise<void> {
+    const stored: StoredEra = { ...record, fingerprint };
+    await this.#store.set(ERA_SPACE, upstream, stored);
+  }
+
+  async delete(upstream: string): Promise<void> {
+    await this.#store.delete(ERA_SPACE, upstream);
+  }
+}
+
+/** A record as stored, or undefined for anything else (another version wrote it, or nobody did). */
+function storedEra(e: unknown): StoredEra | undefined {
+  if (
+    !isObject(e) ||
+    typeof e.revision !== "string" ||
+    typeof e.transport !== "string" ||
+    typeof e.fingerprint !== "string" ||
+    typeof e.probedAt !== "string"
+  ) {
+    return undefined;
+  }
+  return {
+    revision: e.revision,
+    transport: e.transport as StoredEra["transport"],
+    probedAt: e.probedAt,
+    fingerprint: e.fingerprint,
+  };
 }

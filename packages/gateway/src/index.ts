@@ -5,7 +5,7 @@ export { createHealthHandler, type HealthOptions, type Readiness, readiness } fr
 export { builtinRoutes, type DaemonInfo } from "./control/routes.js";
 export { UnknownUpstreamError } from "./control/unknown-upstream.js";
 export { Dispatcher, type DispatcherOptions } from "./dispatcher.js";
-export { FileEraStore, type StoredEra } from "./era-store.js";
+export { ERA_SPACE, FileEraStore, type StoredEra, StoreEraStore } from "./era-store.js";
 export { EventLog, type NumberedEvent } from "./event-log.js";
 export {
   asCall,

@@ -11,3 +11,4 @@ export {
 } from "./redaction.js";
 export { Registry } from "./registry.js";
 export { describeSchemaErrors } from "./schema-errors.js";
+export { createStore, storeFactoryFor } from "./store-select.js";

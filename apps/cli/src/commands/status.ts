@@ -24,6 +24,8 @@ interface Status {
   startedAt: string;
   /** The config file the daemon runs (absent from a daemon on an in-memory config). */
   config?: string;
+  /** The state store's type (absent from a daemon older than stores). */
+  store?: { type: string; shared: boolean };
   peers: number;
   upstreams: UpstreamRow[];
 }
@@ -52,6 +54,10 @@ export async function statusCommand(opts: StatusOptions, io: MainIO): Promise<nu
       `mcpx ${status.version} at ${status.url ?? "?"} since ${status.startedAt}, ${status.peers} client(s)`,
       `config: ${status.config ?? "(not a file)"}${same === false ? style.paint("yellow", ` (not ${asked})`) : ""}`,
     ];
+    // The embedded store goes without saying; a shared one is worth a line.
+    if (status.store?.shared) {
+      lines.push(`store: ${status.store.type}${status.store.shared ? " (shared between replicas)" : ""}`);
+    }
     for (const u of status.upstreams) {
       if (u.needsLogin) {
         lines.push(`  ${u.name}: ${style.paint("yellow", "needs login")}: run \`mcpx auth login ${u.name}\``);

@@ -26,6 +26,8 @@ export interface DaemonInfo {
    * `mcpx status` tells a user whose `--config` names another file.
    */
   config?: string;
+  /** The state store in use: its type, and whether other replicas share it (never its options). */
+  store?: { type: string; shared: boolean };
 }
 
 /** A control caller as the gateway's peer: it gets nothing outside its own requests. */
