@@ -17,12 +17,13 @@ import {
   type JSONObject,
   type Logger,
   type Plugin,
+  type StateStore,
   silentLogger,
 } from "@mcpx/core";
 import type { Authorizer } from "./authorizer.js";
 import { checkOptions, optionsSchema } from "./options.js";
 import { OAuthSession } from "./session.js";
-import { FileTokenStore, MemoryTokenStore, type TokenStore } from "./token-store.js";
+import { FileTokenStore, MemoryTokenStore, StateStoreTokenStore, type TokenStore } from "./token-store.js";
 
 export type { AuthorizationRequest, Authorizer } from "./authorizer.js";
 export { type BearerChallenge, bearerChallenge, parseChallenges } from "./challenge.js";
@@ -34,6 +35,8 @@ export {
   type ClientRecord,
   FileTokenStore,
   MemoryTokenStore,
+  OAUTH_SPACE,
+  StateStoreTokenStore,
   type StoredGrant,
   type TokenStore,
 } from "./token-store.js";
@@ -54,12 +57,28 @@ export interface OAuthPluginOptions {
  * The scheme, with its sessions: one per upstream, URL and options, kept across reconnections so
  * that a token obtained once serves every connection of the upstream.
  */
-export function createOAuthScheme(plugin: OAuthPluginOptions = {}, log: Logger = silentLogger): AuthScheme {
+export function createOAuthScheme(
+  plugin: OAuthPluginOptions = {},
+  log: Logger = silentLogger,
+  /** The host's state store of the moment (PluginHost.store): grants go there when it is shared. */
+  stateStore?: () => StateStore,
+): AuthScheme {
   const sessions = new Map<string, OAuthSession>();
+  const sharedStores = new WeakMap<StateStore, StateStoreTokenStore>();
   const fileStores = new Map<string, FileTokenStore>();
   let memory: MemoryTokenStore | undefined;
   const storeFor = (target: AuthTarget): TokenStore => {
     if (plugin.store) return plugin.store;
+    // Read when a target is applied, not at apply time: the daemon selects its store after plugins.
+    const shared = stateStore?.();
+    if (shared?.shared) {
+      let tokens = sharedStores.get(shared);
+      if (!tokens) {
+        tokens = new StateStoreTokenStore(shared);
+        sharedStores.set(shared, tokens);
+      }
+      return tokens;
+    }
     if (target.stateDir === undefined) {
       memory ??= new MemoryTokenStore();
       return memory;
@@ -99,7 +118,7 @@ export function createOAuthPlugin(options: OAuthPluginOptions = {}): Plugin {
     name: PLUGIN_NAME,
     apiVersion: 1,
     apply(host) {
-      host.registerAuthScheme(createOAuthScheme(options, host.log));
+      host.registerAuthScheme(createOAuthScheme(options, host.log, () => host.store()));
     },
   });
 }

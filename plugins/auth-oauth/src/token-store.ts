@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import type { StateStore } from "@mcpx/core";
 import type { JWK } from "jose";
 
 /** How the client is known to the authorization server that issued the grant. */
@@ -143,5 +144,41 @@ export class FileTokenStore implements TokenStore {
 
   async delete(issuer: string, resource: string): Promise<void> {
     await rm(this.fileOf(issuer, resource), { force: true });
+  }
+}
+
+/** The state store's space of OAuth grants. */
+export const OAUTH_SPACE = "oauth";
+
+/**
+ * Grants in the host's state store (space "oauth"), used when that store is shared: a grant one
+ * replica obtained serves every replica, with no second sign-in. The key is a hash of the issuer
+ * and resource, as the file store's names are. Grants are secrets: the store (Redis) then holds
+ * them, so it must be reached over TLS with a password; nothing here logs them.
+ */
+export class StateStoreTokenStore implements TokenStore {
+  readonly #store: StateStore;
+
+  constructor(store: StateStore) {
+    this.#store = store;
+  }
+
+  keyOf(issuer: string, resource: string): string {
+    return createHash("sha256").update(key(issuer, resource)).digest("hex");
+  }
+
+  async get(issuer: string, resource: string): Promise<StoredGrant | undefined> {
+    const grant = await this.#store.get<StoredGrant>(OAUTH_SPACE, this.keyOf(issuer, resource));
+    // Another grant under a colliding key, or something else: not this issuer's and resource's.
+    if (!grant || grant.issuer !== issuer || grant.resource !== resource) return undefined;
+    return grant;
+  }
+
+  async set(grant: StoredGrant): Promise<void> {
+    await this.#store.set(OAUTH_SPACE, this.keyOf(grant.issuer, grant.resource), grant);
+  }
+
+  async delete(issuer: string, resource: string): Promise<void> {
+    await this.#store.delete(OAUTH_SPACE, this.keyOf(issuer, resource));
   }
 }
