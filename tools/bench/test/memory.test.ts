@@ -82,3 +82,43 @@ describe("memory", () => {
     expect(seen.afterRequest).toBeGreaterThan(0);
   }, 90_000);
 });
+
+// The same for ioredis (CommonJS too): the app bundles @mcpx/store-redis, and imports it only for
+// `"store": { "type": "redis" }`.
+const redisProbe = `
+import { createRequire } from "node:module";
+import net from "node:net";
+const cache = createRequire(import.meta.url).cache;
+const ioredisModules = () => Object.keys(cache).filter((k) => k.includes("/ioredis/")).length;
+await import(${JSON.stringify(dist("apps/cli"))});
+await import(${JSON.stringify(dist("apps/daemon"))});
+const atStart = ioredisModules();
+const { connectRedisStore } = await import(${JSON.stringify(dist("plugins/store-redis"))});
+const { silentLogger } = await import(${JSON.stringify(dist("packages/core"))});
+const afterPluginImport = ioredisModules();
+// A port nothing listens on: the store fails to connect, having loaded ioredis to try.
+const server = net.createServer();
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const port = server.address().port;
+await new Promise((r) => server.close(r));
+const error = await connectRedisStore({ url: "redis://127.0.0.1:" + port }, silentLogger).catch((e) => e.name);
+console.log(JSON.stringify({ atStart, afterPluginImport, afterCreate: ioredisModules(), error }));
+`;
+
+describe("memory", () => {
+  it("memory/ioredis-not-loaded-by-the-app-without-a-redis-store", async () => {
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", redisProbe], {
+      timeout: 60_000,
+    });
+    const seen = JSON.parse(stdout) as {
+      atStart: number;
+      afterPluginImport: number;
+      afterCreate: number;
+      error: string;
+    };
+    expect(seen.atStart).toBe(0);
+    expect(seen.afterPluginImport).toBe(0);
+    expect(seen.error).toBe("StoreUnavailableError");
+    expect(seen.afterCreate).toBeGreaterThan(0);
+  }, 90_000);
+});
