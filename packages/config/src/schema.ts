@@ -274,7 +274,7 @@ export const configSchema = {
     store: {
       type: "object",
       description:
-        'Where state shared between replicas lives (era records, OAuth grants, sessions): { "type": "redis", "url": "${env:REDIS_URL}" }, the options being the store plugin\'s. Absent: the embedded store (memory and the state directory), for one process',
+        'Where state shared between replicas lives (era records, OAuth grants, sessions): { "type": "redis", "url": "rediss://…" }, the options being the store plugin\'s. Absent: the embedded store (memory and the state directory), for one process',
       required: ["type"],
       properties: {
         type: { type: "string", minLength: 1, description: 'The store plugin\'s type ("redis")' },

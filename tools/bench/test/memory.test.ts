@@ -105,7 +105,7 @@ const error = await connectRedisStore({ url: "redis://127.0.0.1:" + port }, sile
 console.log(JSON.stringify({ atStart, afterPluginImport, afterCreate: ioredisModules(), error }));
 `;
 
-describe("memory", () => {
+describe("memory of the redis store", () => {
   it("memory/ioredis-not-loaded-by-the-app-without-a-redis-store", async () => {
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", redisProbe], {
       timeout: 60_000,

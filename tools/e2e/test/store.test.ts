@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${env:NAME} is the config's own syntax
 /**
  * The configured state store in the daemon: `"store": { "type": "redis", … }` loads the built-in
  * @mcpx/store-redis, checks its options, connects before serving (or fails at once), shows its type
