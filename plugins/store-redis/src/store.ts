@@ -145,14 +145,19 @@ export class RedisStore implements StateStore {
   /** One warning when a connection drops, one line when it is back: never the password. */
   #watch(client: Redis, what: string): void {
     let lost = false;
+    let lastError: unknown;
     client.on("error", (err) => {
+      lastError = err;
+    });
+    // Emitted for every attempt; a clean close (Redis shut down) comes with no error at all.
+    client.on("reconnecting", () => {
       if (lost || this.#closed) return;
       lost = true;
-      this.#at.log.warn(
-        `the redis store at ${this.#at.shown}${what} is unreachable (${reason(err, this.#at.timeoutMs)}); reconnecting`,
-      );
+      const why = lastError === undefined ? "connection closed" : reason(lastError, this.#at.timeoutMs);
+      this.#at.log.warn(`the redis store at ${this.#at.shown}${what} is unreachable (${why}); reconnecting`);
     });
     client.on("ready", () => {
+      lastError = undefined;
       if (!lost) return;
       lost = false;
       this.#at.log.info(`the redis store at ${this.#at.shown}${what} is reachable again`);
