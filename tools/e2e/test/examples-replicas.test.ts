@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { afterThisTest } from "../src/index.js";
-import { mirrored, modernBody, post } from "./gateway-http.helpers.js";
+import { legacySession, mirrored, modernBody, post } from "./gateway-http.helpers.js";
 
 const START = fileURLToPath(new URL("../../../examples/replicas/start.mjs", import.meta.url));
 
@@ -36,6 +36,15 @@ describe("examples", () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as { result: { content: { text: string }[] } };
       expect(body.result.content[0]!.text).toContain(text);
+    }
+    // A legacy session opened on one replica: its requests reaching the other are proxied (over Redis).
+    const session = await legacySession(url);
+    for (let i = 0; i < 2; i++) {
+      const { res, body } = await session.request("tools/list");
+      expect(res.status).toBe(200);
+      expect((body.result as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain(
+        "everything__echo",
+      );
     }
     child.kill("SIGINT");
     expect(await exited).toBe(0);
