@@ -2,17 +2,23 @@
  * Two replicas of mcpx behind a round-robin balancer with no affinity, on one shared store: modern
  * clients are served by either, a legacy session lives on the replica that opened it and the other
  * proxies its requests there; a session whose holder stopped is 404, a holder that does not answer
- * 503 naming it. In process: two gateways over copies of the same scripted upstreams, on a
- * MemoryStore that says it is shared (what a Redis store is to two processes).
+ * 503 naming it. Two gateways in this process over copies of the same scripted upstreams, each
+ * with its own connection to one real Redis (redis-server on 127.0.0.1, started for this file):
+ * to the store they are two replicas, as two processes would be. examples/replicas runs the same
+ * with two `mcpx serve` processes.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import type { JSONObject, StateStore } from "@mcpx/core";
 import { HOP_HEADER, SESSION_SPACE } from "@mcpx/gateway";
-import { MemoryStore } from "@mcpx/host";
-import { startBalancer } from "@mcpx/testkit";
+import { createLogger } from "@mcpx/host";
+import { redisStoreFactory } from "@mcpx/store-redis";
+import { type RunningRedis, startBalancer, startRedis } from "@mcpx/testkit";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterThisTest, type UpstreamSpec } from "../src/index.js";
 import {
   echo,
@@ -24,16 +30,22 @@ import {
   sleep,
 } from "./gateway-http.helpers.js";
 
-/** A MemoryStore other gateways in this process share, seen as a shared store. */
-function sharedStore(): StateStore {
-  const memory = new MemoryStore();
-  return new Proxy(memory, {
-    get(target, key) {
-      if (key === "shared") return true;
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+let redis: RunningRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+afterAll(() => redis?.stop());
+
+let prefixes = 0;
+
+/** One replica's connection to the test's Redis; each test has a key prefix of its own. */
+async function redisStore(prefix: string): Promise<StateStore> {
+  const store = await redisStoreFactory.create(
+    { url: redis.url, prefix },
+    { stateDir: mkdtempSync(path.join(tmpdir(), "mcpx-replica-")), log: createLogger({ level: "error" }) },
+  );
+  afterThisTest(() => store.close());
+  return store;
 }
 
 const withProgress: UpstreamSpec["handlers"] = {
@@ -69,9 +81,11 @@ function upstream(): UpstreamSpec {
 
 /** Replicas A and B on one store, and a balancer in front (A gets the first request). */
 async function twoReplicas() {
-  const store = sharedStore();
+  const prefix = `replicas-${++prefixes}`;
+  const store = await redisStore(prefix);
+  const other = await redisStore(prefix);
   const a = await httpGateway([upstream()], { replica: { store: () => store, id: "replica-a" } });
-  const b = await httpGateway([upstream()], { replica: { store: () => store, id: "replica-b" } });
+  const b = await httpGateway([upstream()], { replica: { store: () => other, id: "replica-b" } });
   const balancer = await startBalancer([a.base, b.base]);
   afterThisTest(() => balancer.close());
   return { store, a, b, balancer, url: `${balancer.url}/mcp` };
