@@ -220,6 +220,14 @@ export class ElicitationBroker {
     };
   }
 
+  /** One pending question, held here or (on a shared store) by another replica. */
+  async getAnywhere(id: string): Promise<PendingElicitation | undefined> {
+    const local = this.get(id);
+    if (local) return local;
+    const store = this.#shared();
+    return store ? (await store.get<SharedQuestion>(ELICITATION_SPACE, id))?.view : undefined;
+  }
+
   /**
    * `answer` on any replica: a question held here is settled here; one held by another replica is
    * checked here, claimed in the store (the first answer wins) and published to its holder.

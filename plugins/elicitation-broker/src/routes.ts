@@ -17,9 +17,9 @@ export function brokerRoutes(broker: ElicitationBroker): ControlRoute[] {
     {
       method: "GET",
       path: "elicitations/:id",
-      handle: (req) => {
+      handle: async (req) => {
         const id = req.params.id ?? "";
-        const found = broker.get(id);
+        const found = await broker.getAnywhere(id);
         if (!found) throw new InvalidParamsError(`no pending elicitation ${JSON.stringify(id)}`);
         return found;
       },

@@ -51,6 +51,9 @@ export async function daemonCase(
     requestTimeoutMs?: number;
     /** Added to `listen` (host and port are the harness's). */
     listen?: JSONObject;
+    /** The config's `store` and `replica` (replicas on one shared store). */
+    store?: JSONObject;
+    replica?: JSONObject;
   } = {},
 ): Promise<DaemonCase> {
   const scripted: Record<string, ScriptedServer> = {};
@@ -72,6 +75,8 @@ export async function daemonCase(
   if (extra.roots) config.roots = extra.roots;
   if (extra.plugins) config.plugins = extra.plugins;
   if (extra.upstream) config.upstream = extra.upstream;
+  if (extra.store) config.store = extra.store;
+  if (extra.replica) config.replica = extra.replica;
   const dir = await configDir(config);
   const serving = await serve({ configFile: join(dir, "mcpx.json"), writeLog: () => {}, logLevel: "error" });
   afterThisTest(() => serving.stop());
