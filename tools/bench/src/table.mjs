@@ -39,6 +39,11 @@ export function renderTable(report) {
   const failures = rows.flatMap((r) =>
     Object.entries(r.failed).map(([what, why]) => `- ${r.name}, ${what}: ${why}`),
   );
+  for (const r of rows)
+    if (r.restarts > 0)
+      failures.push(
+        `- ${r.name}: stopped answering and was started again ${r.restarts} time(s); its figures are the medians of the rounds it answered`,
+      );
   if (failures.length) out.push("", "Failed:", ...failures);
   out.push("", "| target (issue 20) | path | measured | verdict |", "| --- | --- | --: | --- |");
   for (const c of checks) {
