@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { checkTargets } from "./checks.mjs";
+import { machineOf } from "./machine.mjs";
 import { cpuMs, peakRssMiB, rssMiB, treeOf } from "./proc-tree.mjs";
 import { renderTable } from "./table.mjs";
 import { TARGETS } from "./targets.mjs";
@@ -195,15 +196,8 @@ const rows = states.map((s) => {
 const report = {
   date: new Date().toISOString(),
   command: `node tools/bench/src/compare.mjs ${process.argv.slice(2).join(" ")}`.trim(),
-  machine: {
-    cpus: os.cpus().length,
-    model: os.cpus()[0]?.model,
-    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-    node: process.version,
-    os: `${os.type()} ${os.release()}`,
-    loadavgBefore: loadBefore.map((x) => +x.toFixed(2)),
-    loadavgAfter: os.loadavg().map((x) => +x.toFixed(2)),
-  },
+  machine: machineOf(loadBefore),
+
   settings: {
     rounds: ROUNDS,
     calls: CALLS,

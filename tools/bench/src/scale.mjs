@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createParser } from "eventsource-parser";
 import { Pool } from "undici";
+import { machineOf } from "./machine.mjs";
 import { cpuMs, treeOf } from "./proc-tree.mjs";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -245,15 +246,8 @@ async function stopAll() {
 const report = {
   date: new Date().toISOString(),
   command: `node tools/bench/src/scale.mjs ${process.argv.slice(2).join(" ")}`.trim(),
-  machine: {
-    cpus: os.cpus().length,
-    model: os.cpus()[0]?.model,
-    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-    node: process.version,
-    os: `${os.type()} ${os.release()}`,
-    loadavgBefore: loadBefore.map((x) => +x.toFixed(2)),
-    loadavgAfter: [],
-  },
+  machine: machineOf(loadBefore, []),
+
   settings: { ...S, upstreams: upstreamCount, pageSize: undefined },
   ready: {},
   listing: [],
