@@ -3,16 +3,72 @@
  * transport, so no socket outlives it) and one rule on top: what goes out carries the configured
  * credentials, so it goes only to the configured origin. A same-origin 307/308 is followed (the
  * method and body stay what they were); any other redirect is an error naming where it pointed.
+ * A request that a reused keep-alive socket lost before any answer byte is sent once more, on a
+ * fresh connection (see `staleSocketErrors`).
  */
+import { subscribe } from "node:diagnostics_channel";
+import type { Socket } from "node:net";
 import { ConnectionClosedError, ForeignOriginError, HttpStatusError } from "@mcpx/core";
-import type { Agent, Dispatcher } from "undici";
+import type { Agent, Client, Dispatcher } from "undici";
 
 // undici is some 20 MiB of RSS once loaded: a gateway whose upstreams are all stdio never loads it.
 let undici: Promise<typeof import("undici")> | undefined;
 const loadUndici = () => {
-  undici ??= import("undici");
+  if (!undici) {
+    watchSockets();
+    undici = import("undici");
+  }
   return undici;
 };
+
+/**
+ * Keep-alive timing. Node's HTTP server (most MCP servers) closes a socket idle for 5 s and says so
+ * (`Keep-Alive: timeout=5`); undici's default is to reuse it for 5 - 2 = 3 s. A busy gateway's event
+ * loop can run seconds late, so the socket is picked up after the server closed it and the POST fails
+ * ("other side closed"). So: an announced timeout less 3 s (5 s → 2 s), 2 s when none is announced
+ * (undici's 4 s is near that same 5 s), and never more than 30 s whatever is announced (a middlebox may
+ * drop a quiet socket sooner than the server would). A new connection now and then costs little on
+ * the LAN-ish paths upstreams sit on; a lost call costs a failed tool call.
+ */
+const KEEP_ALIVE = {
+  keepAliveTimeout: 2_000,
+  keepAliveTimeoutThreshold: 3_000,
+  keepAliveMaxTimeout: 30_000,
+} as const;
+const DISPATCHER_OPTIONS = { headersTimeout: 0, bodyTimeout: 0, ...KEEP_ALIVE } as const;
+
+/**
+ * The errors of requests that failed on a reused socket closed by the server before any byte of their
+ * answer: told apart with undici's diagnostics channels (its errors do not say whether the socket was
+ * new). A socket has "served" once an answer's headers came on it; a request sent on a served socket
+ * that fails with "other side closed" or ECONNRESET while the socket has read nothing since it was
+ * sent lost the race with the server's idle close.
+ */
+const staleSocketErrors = new WeakSet<object>();
+const servedSockets = new WeakSet<Socket>();
+const sentOn = new WeakMap<object, { socket: Socket; reused: boolean; bytesRead: number }>();
+let watching = false;
+function watchSockets(): void {
+  if (watching) return;
+  watching = true;
+  subscribe("undici:client:sendHeaders", (message) => {
+    const { request, socket } = message as { request: object; socket: Socket };
+    sentOn.set(request, { socket, reused: servedSockets.has(socket), bytesRead: socket.bytesRead });
+  });
+  subscribe("undici:request:headers", (message) => {
+    const sent = sentOn.get((message as { request: object }).request);
+    if (sent) servedSockets.add(sent.socket);
+  });
+  subscribe("undici:request:error", (message) => {
+    const { request, error } = message as { request: object; error: unknown };
+    const sent = sentOn.get(request);
+    if (!sent?.reused || sent.socket.bytesRead !== sent.bytesRead) return;
+    const code = (error as { code?: string } | undefined)?.code;
+    const message_ = (error as { message?: string } | undefined)?.message;
+    const closed = (code === "UND_ERR_SOCKET" && message_ === "other side closed") || code === "ECONNRESET";
+    if (closed && typeof error === "object" && error !== null) staleSocketErrors.add(error);
+  });
+}
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 export type Body = Dispatcher.ResponseData["body"];
@@ -30,6 +86,8 @@ export class HttpClient {
   // No header or body timeout: the engine owns request timeouts, and an SSE stream may idle for long.
   // Made on the first request (with undici itself), so a client closed unused never loaded either.
   #agent: Agent | undefined;
+  // The one-connection clients of retries, each closed when its answer's body is done.
+  readonly #fresh = new Set<Client>();
   #destroyed = false;
 
   constructor(upstream: string) {
@@ -44,16 +102,26 @@ export class HttpClient {
     signal?: AbortSignal,
   ): Promise<HttpAnswer> {
     let url = target;
-    const { Agent, request } = await loadUndici();
+    const { Agent, Client, request } = await loadUndici();
     if (this.#destroyed)
       throw networkError(this.#upstream, method, url, new Error("the client is closed"), signal);
-    this.#agent ??= new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+    this.#agent ??= new Agent(DISPATCHER_OPTIONS);
+    let retried = false;
     for (let hop = 0; ; hop++) {
       let res: Dispatcher.ResponseData;
       try {
         res = await request(url, { method, headers, body, signal, dispatcher: this.#agent });
       } catch (err) {
-        throw networkError(this.#upstream, method, url, err, signal);
+        // Safe to send again, POST included, only when a REUSED socket was closed by the server
+        // before any byte of the answer: the server closed it idle, before reading this request, so
+        // it never saw it. A reset on a fresh socket, or after answer bytes, may have reached the
+        // server: that error surfaces as before. Once only, and on a fresh connection (the pool's
+        // other idle sockets may be just as stale).
+        if (retried || signal?.aborted || this.#destroyed || !staleSocketErrors.has(err as object)) {
+          throw networkError(this.#upstream, method, url, err, signal);
+        }
+        retried = true;
+        res = await this.#sendFresh(Client, request, method, url, headers, body, signal);
       }
       if (res.statusCode < 300 || res.statusCode >= 400) {
         return { status: res.statusCode, headers: res.headers, body: res.body };
@@ -88,10 +156,41 @@ export class HttpClient {
     }
   }
 
+  /** One request on a connection of its own, closed once the answer's body is read or dropped. */
+  async #sendFresh(
+    ClientClass: typeof Client,
+    request: typeof import("undici").request,
+    method: HttpMethod,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Dispatcher.ResponseData> {
+    const client = new ClientClass(url.origin, DISPATCHER_OPTIONS);
+    this.#fresh.add(client);
+    const done = () => {
+      this.#fresh.delete(client);
+      client.close().catch(() => {});
+    };
+    try {
+      const res = await request(url, { method, headers, body, signal, dispatcher: client });
+      res.body.once("close", done);
+      return res;
+    } catch (err) {
+      done();
+      throw networkError(this.#upstream, method, url, err, signal);
+    }
+  }
+
   /** Ends every connection at once; pending requests fail. */
   async destroy(): Promise<void> {
     this.#destroyed = true;
-    await this.#agent?.destroy().catch(() => {});
+    const fresh = [...this.#fresh];
+    this.#fresh.clear();
+    await Promise.all([
+      this.#agent?.destroy().catch(() => {}),
+      ...fresh.map((c) => c.destroy().catch(() => {})),
+    ]);
   }
 }
 
