@@ -82,7 +82,11 @@ interface Pending {
   method: string;
   resolve: (result: Result) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout | undefined;
+  /**
+   * When the request times out (Date.now() ms; Infinity: never). The engine's one timer checks
+   * deadlines: a setTimeout per request was measurable on the call path.
+   */
+  deadline: number;
   startedAt: number;
   timeout: number;
   maxTotal: number;
@@ -133,6 +137,9 @@ export class RequestEngine {
   readonly #byProgressToken = new Map<RequestId, Pending>();
   #nextId = 1;
   #closedError: Error | undefined;
+  /** The engine's one deadline timer, armed for the earliest deadline it knows of (#timerAt). */
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
   readonly #frameCtx: FrameContext;
   /** The revision that shapes frames: the one handshaking, then the negotiated one. */
   revision: Revision | undefined;
@@ -179,7 +186,7 @@ export class RequestEngine {
         method,
         resolve,
         reject,
-        timer: undefined,
+        deadline: Number.POSITIVE_INFINITY,
         startedAt: Date.now(),
         timeout: opts.timeout ?? settings.requestTimeout,
         maxTotal: opts.maxTotalTimeout ?? settings.maxTotalTimeout,
@@ -193,7 +200,7 @@ export class RequestEngine {
       };
       this.#pending.set(id, pending);
       if (progressToken !== undefined) this.#byProgressToken.set(progressToken, pending);
-      this.#arm(id, pending, pending.timeout);
+      this.#arm(pending, pending.timeout);
       opts.onId?.(id);
       const signal = opts.signal;
       if (signal) {
@@ -261,21 +268,51 @@ export class RequestEngine {
     return this.revision;
   }
 
-  #arm(id: RequestId, pending: Pending, ms: number): void {
-    if (pending.timer) clearTimeout(pending.timer);
-    pending.timer = undefined;
-    const left = pending.maxTotal - (Date.now() - pending.startedAt);
+  #arm(pending: Pending, ms: number): void {
+    const now = Date.now();
+    const left = pending.maxTotal - (now - pending.startedAt);
     // The server waits on mcpx's answer to a question about this request (a person may be answering
     // an elicitation): mcpx is the slow one, so the per-request timeout waits; the maximum total
     // still bounds the whole.
     const held = (pending.holds ?? 0) > 0;
     const wait = Math.max(0, held ? left : Math.min(ms, left));
     // A long-lived request (subscriptions/listen) has no deadline.
-    if (!Number.isFinite(wait)) return;
+    if (!Number.isFinite(wait)) {
+      pending.deadline = Number.POSITIVE_INFINITY;
+      return;
+    }
     pending.atMaxTotal = held || left <= ms;
-    pending.timer = setTimeout(() => this.#timedOut(id), wait);
-    pending.timer.unref?.();
+    pending.deadline = now + wait;
+    // A later deadline leaves the timer as it is: when it fires it finds this one not due, and
+    // sets itself for the earliest left.
+    if (pending.deadline < this.#timerAt) this.#setTimer(pending.deadline, now);
   }
+
+  #setTimer(at: number, now: number): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    // Node fires a delay past 2^31-1 ms at once: the far deadline is checked again when it fires.
+    this.#timer = setTimeout(this.#onTimer, Math.min(Math.max(0, at - now), 2 ** 31 - 1));
+    this.#timer.unref?.();
+  }
+
+  /** The timer fired: every request whose deadline has come times out, and it is set for the next. */
+  readonly #onTimer = (): void => {
+    // The timer firing says its deadline has come, whatever Date.now() says (a timer may fire a
+    // millisecond early by the clock): the per-request timers it replaces behaved so.
+    const now = Math.max(Date.now(), this.#timerAt);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    let due: RequestId[] | undefined;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, p] of this.#pending) {
+      if (p.deadline <= now) (due ??= []).push(id);
+      else if (p.deadline < next) next = p.deadline;
+    }
+    // Set before timing out: a requestTimedOut hook may start requests of its own (which arm it too).
+    if (next < this.#timerAt) this.#setTimer(next, now);
+    if (due) for (const id of due) this.#timedOut(id);
+  };
 
   #timedOut(id: RequestId): void {
     const pending = this.#pending.get(id);
@@ -331,7 +368,6 @@ export class RequestEngine {
   }
 
   #settle(id: RequestId, pending: Pending): void {
-    if (pending.timer) clearTimeout(pending.timer);
     pending.cleanup?.();
     this.#pending.delete(id);
     if (pending.progressToken !== undefined) this.#byProgressToken.delete(pending.progressToken);
@@ -375,7 +411,7 @@ export class RequestEngine {
   handleProgress(params: ProgressNotificationParams): boolean {
     const pending = this.#byProgressToken.get(params.progressToken);
     if (!pending) return false;
-    if (pending.resetOnProgress) this.#arm(pending.id, pending, pending.timeout);
+    if (pending.resetOnProgress) this.#arm(pending, pending.timeout);
     try {
       pending.onProgress?.(params);
     } catch (err) {
@@ -407,6 +443,9 @@ export class RequestEngine {
   /** The connection ended: every pending request fails at once (and every later one, with the same error). */
   close(err: Error): void {
     this.#closedError = this.#clean(err);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
     for (const [id, pending] of [...this.#pending]) {
       this.#settle(id, pending);
       pending.abort?.abort();
@@ -456,14 +495,14 @@ export class RequestEngine {
           p.questions ??= new Set();
           p.questions.add(onWithdraw);
         }
-        this.#arm(p.id, p, p.timeout);
+        this.#arm(p, p.timeout);
         let released = false;
         return () => {
           if (released) return;
           released = true;
           p.holds = (p.holds ?? 1) - 1;
           if (onWithdraw) p.questions?.delete(onWithdraw);
-          if (this.#pending.get(p.id) === p) this.#arm(p.id, p, p.timeout);
+          if (this.#pending.get(p.id) === p) this.#arm(p, p.timeout);
         };
       },
     };
