@@ -5,14 +5,7 @@
  * on the loopback listener, the tokens in the state directory's store), run by the daemon: once the
  * user has signed in, the upstream is reconnected and finds its tokens.
  */
-import {
-  createOAuthPlugin,
-  DEFAULT_REDIRECT_URI,
-  FileTokenStore,
-  listenForRedirect,
-  type StoredGrant,
-  type TokenStore,
-} from "@mcpx/auth-oauth";
+import type { StoredGrant, TokenStore } from "@mcpx/auth-oauth";
 import { targetFingerprint } from "@mcpx/client";
 import type { McpxConfig, UrlServerConfig } from "@mcpx/config";
 import {
@@ -129,6 +122,10 @@ export class BrowserLogins {
   }
 
   async #begin(name: string, config: McpxConfig): Promise<LoginStarted> {
+    // Imported at the first sign-in: a daemon without an OAuth upstream never loads it.
+    const { createOAuthPlugin, DEFAULT_REDIRECT_URI, FileTokenStore, listenForRedirect } = await import(
+      "@mcpx/auth-oauth"
+    );
     const server = config.servers[name];
     if (server?.kind !== "url") throw new InvalidParamsError(`${name} is not a URL server`);
     const timeoutMs = this.#opts.timeoutMs ?? LOGIN_TIMEOUT_MS;

@@ -7,7 +7,7 @@ import { type FSWatcher, watch } from "node:fs";
 import * as path from "node:path";
 import { type ConfigDiff, diffConfig, type Env, loadConfig, type McpxConfig } from "@mcpx/config";
 import { ConfigError, type JSONRPCErrorObject } from "@mcpx/core";
-import { adoptConfig, checkAuthTypes, type Runtime } from "./runtime.js";
+import { adoptConfig, applyMissingBuiltins, checkAuthTypes, type Runtime } from "./runtime.js";
 
 /** What caused a reload, as the config.reloaded / config.rejected events name it. */
 export type ReloadTrigger = "signal" | "file" | "control";
@@ -45,7 +45,9 @@ export class Reloader {
     let next: McpxConfig;
     try {
       next = await loadConfig(this.#file, this.#env ? { env: this.#env } : {});
-      // The plugins are the running ones (a change of `plugins` waits for a restart).
+      // The plugins are the running ones (a change of `plugins` waits for a restart), and the
+      // built-ins an added upstream needs (a transport or auth scheme not imported yet).
+      await applyMissingBuiltins(next, host);
       checkAuthTypes(next, host);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;

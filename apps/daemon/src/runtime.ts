@@ -24,7 +24,16 @@ import {
 } from "@mcpx/core";
 import { FileEraStore, forwardingHandlers, Gateway, StoreEraStore } from "@mcpx/gateway";
 import { createHost, createLogger, createStore, type Host, redact } from "@mcpx/host";
-import { BUILTIN_SOURCE, builtinPlugins, LAZY_BUILTIN_STORES, lazyBuiltinStore } from "./builtins.js";
+import {
+  BUILTIN_NAMES,
+  BUILTIN_SOURCE,
+  builtinsNeeded,
+  LAZY_BUILTIN_STORES,
+  LAZY_BUILTINS,
+  lazyBuiltinStore,
+  loadBuiltinPlugins,
+  loadLazyBuiltins,
+} from "./builtins.js";
 
 export interface RuntimeOptions {
   configFile: string;
@@ -50,6 +59,11 @@ export interface RuntimeOptions {
    * do); without it, the host keeps its embedded store. The runtime's closeStore closes it.
    */
   store?: boolean;
+  /**
+   * Apply every built-in, not only those the config uses (`mcpx plugins list` and `mcpx config
+   * check` show what is installed).
+   */
+  allBuiltins?: boolean;
 }
 
 export interface Runtime {
@@ -74,7 +88,7 @@ export async function loadRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.writeLog ? { write: opts.writeLog } : {}),
     }),
   });
-  await applyPlugins(config, host, opts.plugins);
+  await applyPlugins(config, host, opts.plugins, opts.allBuiltins ? { all: true } : {});
   checkAuthTypes(config, host);
   // A one-shot command exports nothing: its calls are the user's, not a service's.
   const telemetry = opts.oneShot ? undefined : await startTelemetry(config, host, opts.env ?? process.env);
@@ -190,19 +204,49 @@ export async function applyPlugins(
   config: McpxConfig,
   host: Host,
   extra: readonly Plugin<unknown>[] = [],
+  opts: { all?: boolean } = {},
 ): Promise<void> {
   const replaced = new Set(extra.map((p) => p.name));
+  const named = config.plugins.map((p) => p.spec);
+  // The transports and auth schemes are imported only when an enabled server (or `plugins`) uses them.
+  const needed = opts.all ? undefined : builtinsNeeded(Object.values(config.servers), named);
+  for (const name of replaced) needed?.delete(name);
   // A built-in store plugin (and its client library) is imported only when the config selects it.
   const lazy = config.store ? await lazyBuiltinStore(config.store.type) : undefined;
-  const standard = lazy ? [...builtinPlugins, lazy] : builtinPlugins;
+  const loaded = await loadBuiltinPlugins(needed);
+  const standard = lazy ? [...loaded, lazy] : loaded;
   const builtins = [...extra, ...standard.filter((p) => !replaced.has(p.name))];
-  const builtinNames = new Set(builtins.map((p) => p.name));
+  // Every built-in's name, loaded or not: `plugins` naming one gives it options, never imports it twice.
+  const builtinNames = new Set([...BUILTIN_NAMES, ...builtins.map((p) => p.name)]);
   const builtinOptions = new Map<string, unknown>();
   for (const spec of config.plugins) {
     if (builtinNames.has(spec.spec)) builtinOptions.set(spec.spec, spec.options);
   }
   for (const plugin of builtins) await host.use(plugin, builtinOptions.get(plugin.name), BUILTIN_SOURCE);
   await resolvePlugins({ ...config, plugins: config.plugins.filter((p) => !builtinNames.has(p.spec)) }, host);
+  await applyMissingBuiltins(config, host);
+}
+
+/**
+ * The built-ins a config needs that are not applied yet (a reload's added upstream, before the new
+ * config is checked). When an enabled server asks for an auth type or a transport nothing applied
+ * provides (nor any built-in: a typo), every built-in is applied, so that the error lists them all.
+ */
+export async function applyMissingBuiltins(config: McpxConfig, host: Host): Promise<void> {
+  const applied = new Set(host.plugins.map((p) => p.name));
+  const wanted = builtinsNeeded(Object.values(config.servers));
+  const r = host.registry;
+  const enabled = Object.values(config.servers).filter((s) => !s.disabled);
+  const unknown = enabled.some(
+    (s) => (s.auth && !r.authScheme(s.auth.type)) || (s.transport !== undefined && !r.transport(s.transport)),
+  );
+  if (unknown) for (const b of LAZY_BUILTINS) wanted.add(b.name);
+  for (const name of applied) wanted.delete(name);
+  if (wanted.size === 0) return;
+  const options = new Map(config.plugins.map((p) => [p.spec, p.options]));
+  for (const plugin of await loadLazyBuiltins(wanted)) {
+    await host.use(plugin, options.get(plugin.name), BUILTIN_SOURCE);
+  }
 }
 
 /**

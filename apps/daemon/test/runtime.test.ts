@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUILTIN_SOURCE, builtinPlugins, loadRuntime } from "../src/index.js";
+import { BUILTIN_SOURCE, loadBuiltinPlugins, loadRuntime } from "../src/index.js";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -24,7 +24,10 @@ describe("runtime", () => {
       plugins: [["@mcpx/elicitation-broker", { timeoutMs: 1234 }]],
     });
     const { host } = await loadRuntime({ configFile: file, writeLog: () => {} });
-    expect(host.plugins).toEqual(builtinPlugins.map((p) => ({ name: p.name, source: BUILTIN_SOURCE })));
+    // No server: only the revisions and the broker (the transports and auth schemes wait for a use).
+    expect(host.plugins).toEqual(
+      (await loadBuiltinPlugins(new Set())).map((p) => ({ name: p.name, source: BUILTIN_SOURCE })),
+    );
     expect(host.registry.elicitationHandlers().map((h) => h.name)).toEqual(["@mcpx/elicitation-broker"]);
     expect(host.registry.controlRoutes().map((r) => r.path)).toContain("elicitations/watch");
   });

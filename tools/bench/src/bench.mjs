@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { PassThrough } from "node:stream";
 import { UpstreamClient } from "@mcpx/client";
 import { DEFAULT_UPSTREAM_SETTINGS, silentLogger } from "@mcpx/core";
-import { builtinPlugins } from "@mcpx/daemon";
+import { loadBuiltinPlugins } from "@mcpx/daemon";
 import { Gateway, StdioServer, startHttpServer } from "@mcpx/gateway";
 import { createHost } from "@mcpx/host";
 import { Agent, request } from "undici";
@@ -40,7 +40,7 @@ const namespacedEcho = (i) => ({ ...echo(i), name: "ev__echo" });
 
 async function host() {
   const h = createHost({ log: silentLogger });
-  for (const p of builtinPlugins) await h.use(p);
+  for (const p of await loadBuiltinPlugins()) await h.use(p);
   return h;
 }
 

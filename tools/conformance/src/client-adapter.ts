@@ -14,7 +14,7 @@
 import { createOAuthPlugin, MemoryTokenStore } from "@mcpx/auth-oauth";
 import { applyAuth, type ClientHandlers, connectUpstream } from "@mcpx/client";
 import type { ElicitationHandler, JSONObject, LogLevel } from "@mcpx/core";
-import { builtinPlugins } from "@mcpx/daemon";
+import { loadBuiltinPlugins } from "@mcpx/daemon";
 import { createHost, createLogger } from "@mcpx/host";
 import { authFor } from "./client-auth.js";
 import { flowFor } from "./client-flows.js";
@@ -41,7 +41,8 @@ async function main(): Promise<void> {
   // OAuth with a user who approves at once (the suite's authorization servers redirect straight
   // back), in place of the built-in that has nobody to ask; tokens live as long as the run.
   const oauth = createOAuthPlugin({ authorizer: headlessAuthorizer, store: new MemoryTokenStore() });
-  for (const plugin of builtinPlugins) await host.use(plugin.name === oauth.name ? oauth : plugin);
+  for (const plugin of await loadBuiltinPlugins())
+    await host.use(plugin.name === oauth.name ? oauth : plugin);
   const auth = authFor(scenario, context);
   const base = { name: "conformance", url };
   const { target } = auth

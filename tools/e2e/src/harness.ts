@@ -6,7 +6,7 @@ import {
   silentLogger,
   type UpstreamSettings,
 } from "@mcpx/core";
-import { builtinPlugins } from "@mcpx/daemon";
+import { loadBuiltinPlugins } from "@mcpx/daemon";
 import { createHost, type Host } from "@mcpx/host";
 import { ScriptedServer, type ScriptedServerOptions, type StdioScript, stdioScript } from "@mcpx/testkit";
 import { afterEach } from "vitest";
@@ -14,7 +14,7 @@ import { afterEach } from "vitest";
 export async function testHost(): Promise<Host & { events: LifecycleEvent[] }> {
   const host = createHost({ log: silentLogger });
   // The same plugins, in the same order, as every mcpx applies before a config's own.
-  for (const p of builtinPlugins) await host.use(p);
+  for (const p of await loadBuiltinPlugins()) await host.use(p);
   const events: LifecycleEvent[] = [];
   host.hooks.lifecycle.tap("e2e", (e) => events.push(e));
   return Object.assign(host, { events });

@@ -24,7 +24,7 @@ import {
   type UpstreamSettings,
   type UpstreamTarget,
 } from "@mcpx/core";
-import { builtinPlugins } from "@mcpx/daemon";
+import { loadBuiltinPlugins } from "@mcpx/daemon";
 import { FileEraStore } from "@mcpx/gateway";
 import { createHost } from "@mcpx/host";
 import {
@@ -372,7 +372,8 @@ describe("HTTP+SSE: the fallback and its era record (2024-11-05)", () => {
     };
     const hostWith = async (extra: TransportFactory[]) => {
       const host = createHost({ log: silentLogger });
-      for (const p of builtinPlugins) if (p.name !== "@mcpx/transport-http-sse") await host.use(p);
+      for (const p of await loadBuiltinPlugins())
+        if (p.name !== "@mcpx/transport-http-sse") await host.use(p);
       for (const t of extra)
         await host.use({
           name: `third-party-${t.kind}`,

@@ -7,17 +7,53 @@ import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { JSONObject } from "@mcpx/core";
+import { httpScript, ScriptedServer } from "@mcpx/testkit";
 import { describe, expect, it } from "vitest";
 import { BUILT_MCPX } from "../src/built-cli.js";
 import { afterThisTest, configDir, freePort, mcpx, sleep } from "../src/index.js";
 import { legacySession, sseReader } from "./gateway-http.helpers.js";
-import { callTool, type ReloadCase, reloadCase, text, until, upstream } from "./reload.helpers.js";
+import { callTool, echo, type ReloadCase, reloadCase, text, until, upstream } from "./reload.helpers.js";
 
 /** The servers' entries of these upstreams, as they were first written. */
 const entries = (c: ReloadCase, ...names: string[]) =>
   Object.fromEntries(names.map((n) => [n, c.up[n]?.entry() as JSONObject]));
 
 describe("reload", () => {
+  it("reload/added-upstream-loads-the-built-in-it-needs", async () => {
+    const c = await reloadCase(["a"], ["a"]);
+    const applied = () => c.serving.runtime.host.plugins.map((p) => p.name);
+    // Only stdio upstreams: no HTTP transport and no auth scheme applied yet.
+    expect(applied()).not.toContain("@mcpx/auth-bearer");
+    expect(applied()).not.toContain("@mcpx/transport-streamable-http");
+    const server = new ScriptedServer({ versions: ["2025-11-25"], tools: [echo] });
+    server.on("tools/call", async (req) => {
+      const args = ((req.params as JSONObject | undefined)?.arguments ?? {}) as JSONObject;
+      return { content: [{ type: "text", text: `web: ${String(args.text)}` }] };
+    });
+    const web = await httpScript(server);
+    afterThisTest(() => web.close());
+    const token = "tok-reload-Zx9";
+    await c.write({ ...entries(c, "a"), web: { url: web.url, auth: { type: "bearer", token } } });
+    const reload = await c.post("reload");
+    expect(reload.status).toBe(200);
+    expect(reload.body).toMatchObject({ reloaded: true, added: ["web"] });
+    expect(applied()).toEqual(
+      expect.arrayContaining(["@mcpx/auth-bearer", "@mcpx/transport-streamable-http"]),
+    );
+    const call = await callTool(c, "web__echo", { text: "hi" });
+    expect(call.status).toBe(200);
+    expect(text(call.body)).toBe("web: hi");
+    expect(web.requests.length).toBeGreaterThan(0);
+    for (const r of web.requests) expect(r.headers.authorization).toBe(`Bearer ${token}`);
+    // An unknown auth type is still refused, listing every built-in type.
+    await c.write({ ...entries(c, "a"), web: { url: web.url, auth: { type: "bearr", token } } });
+    const refused = await c.post("reload");
+    expect(refused.status).toBe(400);
+    const errors = JSON.stringify(((refused.body.error as JSONObject).data as JSONObject).errors);
+    expect(errors).toContain("bearr");
+    for (const type of ["bearer", "basic", "header", "env", "query", "oauth"]) expect(errors).toContain(type);
+  });
+
   it("reload/added-connects", async () => {
     const c = await reloadCase(["a", "b"], ["a"]);
     expect((await callTool(c, "b__echo", { text: "x" })).status).not.toBe(200);

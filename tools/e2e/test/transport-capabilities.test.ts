@@ -10,7 +10,7 @@ import {
   type Transport,
   transportCapabilities,
 } from "@mcpx/core";
-import { builtinPlugins } from "@mcpx/daemon";
+import { loadBuiltinPlugins } from "@mcpx/daemon";
 import { createHost } from "@mcpx/host";
 import { describe, expect, it } from "vitest";
 
@@ -24,7 +24,7 @@ const ctx = {
 describe("transport capabilities", () => {
   it("transport/capabilities-declared-by-each-transport", async () => {
     const host = createHost({ log: silentLogger });
-    for (const plugin of builtinPlugins) await host.use(plugin);
+    for (const plugin of await loadBuiltinPlugins()) await host.use(plugin);
     const declared: Record<string, unknown> = {};
     const created: Transport[] = [];
     for (const factory of host.registry.transports()) {

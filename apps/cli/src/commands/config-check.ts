@@ -61,7 +61,8 @@ export async function configCheck(options: CheckOptions, io: MainIO): Promise<nu
         secrets: () => secrets,
       }),
     });
-    await applyPlugins(config, host);
+    // Every built-in, as `mcpx plugins list` shows them (the daemon imports only those it uses).
+    await applyPlugins(config, host, [], { all: true });
     checkAuths(config, host);
     const connected = options.connect ? await connectEach(config, io) : undefined;
     report(io, options, shown, config, host.plugins, connected);

@@ -9,6 +9,8 @@ export async function pluginsList(opts: CommonOptions, io: MainIO): Promise<numb
     configFile: path.resolve(io.cwd ?? process.cwd(), opts.config),
     ...(io.env ? { env: io.env } : {}),
     writeLog: (line) => io.stderr(`${line}\n`),
+    // What is installed, not only what this config uses: every built-in, for this command alone.
+    allBuiltins: true,
   });
   const r = host.registry;
   const out = {

@@ -1,0 +1,111 @@
+/**
+ * The built-in transports and auth schemes are imported only when the config uses them. A real
+ * `mcpx serve` (the built @mcpx/daemon) runs in a child process whose module loader reports every
+ * module it resolves (a `module.register` hook), as in telemetry-loading.test.ts. It needs a build of
+ * @mcpx/daemon and what it uses (turbo build --filter=@mcpx/daemon...).
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { JSONObject } from "@mcpx/core";
+import { describe, expect, it } from "vitest";
+import { configDir, freePort } from "../src/index.js";
+
+const E2E = join(dirname(fileURLToPath(import.meta.url)), "..");
+const everything = createRequire(import.meta.url).resolve(
+  "@modelcontextprotocol/server-everything/dist/index.js",
+);
+
+const HOOK = `
+let port;
+export async function initialize(data) { port = data.port; }
+export async function resolve(specifier, context, next) {
+  const found = await next(specifier, context);
+  port.postMessage(found.url);
+  return found;
+}`;
+
+const CHILD = `
+import { register } from "node:module";
+import { MessageChannel } from "node:worker_threads";
+const { port1, port2 } = new MessageChannel();
+const loaded = new Set();
+port1.on("message", (url) => loaded.add(url));
+register("data:text/javascript," + encodeURIComponent(${JSON.stringify(HOOK)}), {
+  data: { port: port2 },
+  transferList: [port2],
+});
+const { serve } = await import("@mcpx/daemon");
+const serving = await serve({ configFile: process.argv[1], writeLog: () => {}, logLevel: "error" });
+await serving.runtime.gateway.pool.settled();
+const states = await (await fetch(new URL("/.mcpx/status", serving.url), { headers: { authorization: "Bearer t" } })).json();
+const plugins = serving.runtime.host.plugins.map((p) => p.name);
+await serving.stop();
+await new Promise((r) => setTimeout(r, 100));
+port1.close();
+const of = (part) => [...loaded].filter((u) => u.includes(part)).length;
+process.stdout.write(JSON.stringify({
+  status: states.upstreams.map((s) => s.status),
+  plugins,
+  stdio: of("transport-stdio"),
+  http: of("transport-streamable-http") + of("transport-http-sse"),
+  auth: of("/plugins/auth-"),
+}));
+`;
+
+interface Outcome {
+  status: string[];
+  plugins: string[];
+  stdio: number;
+  http: number;
+  auth: number;
+}
+
+async function run(servers: Record<string, JSONObject>): Promise<Outcome> {
+  const port = await freePort();
+  const dir = await configDir({
+    listen: { host: "127.0.0.1", port, token: "t" },
+    servers,
+    stateDir: ".state",
+    console: false,
+    reload: { watch: false },
+  });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, join(dir, "mcpx.json")], {
+    cwd: E2E,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`the child mcpx exited ${code}: ${err}`);
+  return JSON.parse(out) as Outcome;
+}
+
+describe("built-ins loading", () => {
+  it("memory/idle-serve-loads-only-what-the-config-uses", async () => {
+    const one = await run({ fs: { command: process.execPath, args: [everything, "stdio"] } });
+    expect(one.status).toEqual(["connected"]);
+    expect(one.stdio).toBeGreaterThan(0);
+    expect(one.http).toBe(0);
+    expect(one.auth).toBe(0);
+    expect(one.plugins).toContain("@mcpx/transport-stdio");
+    expect(one.plugins).toContain("@mcpx/elicitation-broker");
+    expect(one.plugins.filter((p) => p.startsWith("@mcpx/revision-"))).toHaveLength(5);
+    expect(one.plugins.some((p) => p.startsWith("@mcpx/auth-") || p.includes("http"))).toBe(false);
+    // A disabled url upstream with auth loads nothing more.
+    const disabled = await run({
+      fs: { command: process.execPath, args: [everything, "stdio"] },
+      web: { url: "http://127.0.0.1:9/mcp", auth: { type: "bearer", token: "x" }, disabled: true },
+    });
+    expect(disabled.http).toBe(0);
+    expect(disabled.auth).toBe(0);
+    // Each case starts a node process: more than the default test time on a loaded machine.
+  }, 120_000);
+});
