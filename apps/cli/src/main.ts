@@ -3,7 +3,11 @@ import { readFileSync } from "node:fs";
 import { Argument, Command, CommanderError, Option } from "commander";
 import { adHocOptions } from "./adhoc.js";
 import { promptArguments } from "./arguments.js";
-import { type AuthOptions, authLogin, authLogout, authStatus, type LoginOptions } from "./commands/auth.js";
+import type { AuthOptions, LoginOptions } from "./commands/auth.js";
+
+/** `mcpx auth` (and @mcpx/auth-oauth with its JOSE and OAuth libraries) loads only when it runs. */
+const authCommands = () => import("./commands/auth.js");
+
 import { call } from "./commands/call.js";
 import { complete, completionScript, SHELLS, type Shell } from "./commands/completion.js";
 import { configCheck } from "./commands/config-check.js";
@@ -267,7 +271,9 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
         "silent",
       ]),
     )
-    .action((server: string, opts: LoginOptions) => run(() => authLogin(server, opts, io))());
+    .action((server: string, opts: LoginOptions) =>
+      run(async () => (await authCommands()).authLogin(server, opts, io))(),
+    );
   stateDir(
     common(
       auth
@@ -275,7 +281,9 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
         .description("what is stored for each OAuth server: issuer, resource, scopes, expiry (never a token)")
         .argument("[server]", "only this server"),
     ),
-  ).action((server: string | undefined, opts: AuthOptions) => run(() => authStatus(server, opts, io))());
+  ).action((server: string | undefined, opts: AuthOptions) =>
+    run(async () => (await authCommands()).authStatus(server, opts, io))(),
+  );
   stateDir(
     common(
       auth
@@ -283,7 +291,9 @@ export async function main(argv: readonly string[], io: MainIO = processIO): Pro
         .description("delete a server's stored tokens and client registration")
         .argument("<server>", "the server"),
     ),
-  ).action((server: string, opts: AuthOptions) => run(() => authLogout(server, opts, io))());
+  ).action((server: string, opts: AuthOptions) =>
+    run(async () => (await authCommands()).authLogout(server, opts, io))(),
+  );
 
   const elicit = program
     .command("elicit")
