@@ -3,6 +3,8 @@
  * StoreFactory, whose optionsSchema checks the rest before it is made. Problems are ConfigErrors
  * naming `store.<key>`; an unknown type lists the known ones.
  */
+
+import { createRequire } from "node:module";
 import {
   ConfigError,
   type JSONObject,
@@ -11,7 +13,7 @@ import {
   type StoreContext,
   type StoreFactory,
 } from "@mcpx/core";
-import { Ajv, type ValidateFunction } from "ajv";
+import type { Ajv, ValidateFunction } from "ajv";
 import { describeSchemaErrors } from "./schema-errors.js";
 
 let ajv: Ajv | undefined;
@@ -40,7 +42,12 @@ export function storeFactoryFor(
   if (factory.optionsSchema) {
     let validate = validators.get(factory);
     if (!validate) {
-      ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+      // ajv only when a store with options is selected: a daemon without `store` never loads it.
+      ajv ??= new (createRequire(import.meta.url)("ajv") as { Ajv: typeof Ajv }).Ajv({
+        allErrors: true,
+        strict: false,
+        verbose: true,
+      });
       validate = ajv.compile(factory.optionsSchema);
       validators.set(factory, validate);
     }
