@@ -306,8 +306,10 @@ export class RequestEngine {
     let due: RequestId[] | undefined;
     let next = Number.POSITIVE_INFINITY;
     for (const [id, p] of this.#pending) {
-      if (p.deadline <= now) (due ??= []).push(id);
-      else if (p.deadline < next) next = p.deadline;
+      if (p.deadline <= now) {
+        due ??= [];
+        due.push(id);
+      } else if (p.deadline < next) next = p.deadline;
     }
     // Set before timing out: a requestTimedOut hook may start requests of its own (which arm it too).
     if (next < this.#timerAt) this.#setTimer(next, now);
