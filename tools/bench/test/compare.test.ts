@@ -56,6 +56,7 @@ const TARGETS = [
   "bare proxy (node:http → stdio)",
   "mcpx serve, 2026-07-28 client",
   "mcpx serve, 2025-11-25 client",
+  "mcpx serve (telemetry on), 2026-07-28 client",
   "mcpx stdio, 2025-11-25 client",
   "mcp-proxy (stream), 2025-11-25 client",
   "supergateway --stateful, 2025-11-25 client",
@@ -84,7 +85,7 @@ describe("bench compare", () => {
       expect(measuredOrFailed(r, r.peakRssMiB, "start"), `${r.name} peak RSS`).toBe(true);
     }
     // The gateways under test must start; only the peers and their limits may fail.
-    for (const key of ["direct", "hop", "proxy", "mcpxModern", "mcpxLegacy", "mcpxStdio"]) {
+    for (const key of ["direct", "hop", "proxy", "mcpxModern", "mcpxLegacy", "mcpxTelemetry", "mcpxStdio"]) {
       expect(report.rows.find((r) => r.key === key)?.failed.start).toBeUndefined();
     }
   });
