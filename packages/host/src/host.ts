@@ -4,7 +4,6 @@
  * stays here.
  */
 
-import { createRequire } from "node:module";
 import {
   createHooks,
   type HostHooks,
@@ -18,6 +17,7 @@ import {
 } from "@mcpx/core";
 import type { Ajv } from "ajv";
 import { tapBuiltins } from "./built-ins.js";
+import { loadAjv } from "./lazy-ajv.js";
 import { createLogger } from "./log.js";
 import { MemoryStore } from "./memory-store.js";
 import { Registry } from "./registry.js";
@@ -108,11 +108,6 @@ export function createHost(options: { log?: Logger } = {}): Host {
     },
   };
   return host;
-}
-
-/** ajv, loaded when a plugin's options are first validated (CommonJS: require loads it on demand). */
-function loadAjv(): typeof Ajv {
-  return (createRequire(import.meta.url)("ajv") as { Ajv: typeof Ajv }).Ajv;
 }
 
 /** Keywords under which `{}` could fail or a default could depend on the data: ajv decides then. */

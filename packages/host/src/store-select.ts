@@ -3,8 +3,6 @@
  * StoreFactory, whose optionsSchema checks the rest before it is made. Problems are ConfigErrors
  * naming `store.<key>`; an unknown type lists the known ones.
  */
-
-import { createRequire } from "node:module";
 import {
   ConfigError,
   type JSONObject,
@@ -14,6 +12,7 @@ import {
   type StoreFactory,
 } from "@mcpx/core";
 import type { Ajv, ValidateFunction } from "ajv";
+import { loadAjv } from "./lazy-ajv.js";
 import { describeSchemaErrors } from "./schema-errors.js";
 
 let ajv: Ajv | undefined;
@@ -43,11 +42,7 @@ export function storeFactoryFor(
     let validate = validators.get(factory);
     if (!validate) {
       // ajv only when a store with options is selected: a daemon without `store` never loads it.
-      ajv ??= new (createRequire(import.meta.url)("ajv") as { Ajv: typeof Ajv }).Ajv({
-        allErrors: true,
-        strict: false,
-        verbose: true,
-      });
+      ajv ??= new (loadAjv())({ allErrors: true, strict: false, verbose: true });
       validate = ajv.compile(factory.optionsSchema);
       validators.set(factory, validate);
     }

@@ -56,6 +56,18 @@ export interface OtelExtras {
   metricReaders?: MetricReader[];
 }
 
+/**
+ * What a client chooses is bounded before it is recorded: an attribute value (a tool name, a URI)
+ * is cut at 1 KiB, a span name at 256 characters, and a metric counts at most MAX_METHODS method
+ * names (then "other"), so a client inventing methods cannot grow the series without end.
+ */
+const ATTRIBUTE_VALUE_LIMIT = 1024;
+const SPAN_NAME_LIMIT = 256;
+const MAX_METHODS = 200;
+
+const spanName = (method: string, target: string | undefined) =>
+  (target === undefined ? method : `${method} ${target}`).slice(0, SPAN_NAME_LIMIT);
+
 const traceContext = new W3CTraceContextPropagator();
 const baggage = new W3CBaggagePropagator();
 
@@ -120,6 +132,8 @@ class OtelTelemetry implements Telemetry {
   readonly #duration: Histogram;
   readonly #upstreamDuration: Histogram;
   #upstreams: () => readonly UpstreamHealth[] = () => [];
+  /** The method names metrics have counted so far (bounded by MAX_METHODS). */
+  readonly #methods = new Set<string>();
 
   constructor(settings: TelemetrySettings, processors: SpanProcessor[], readers: MetricReader[]) {
     const resource = resourceFromAttributes({ "service.name": settings.serviceName });
@@ -128,6 +142,7 @@ class OtelTelemetry implements Telemetry {
       // A client's sampled flag is followed; a trace mcpx starts is sampled at the ratio.
       sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sampleRatio) }),
       spanProcessors: processors,
+      spanLimits: { attributeValueLengthLimit: ATTRIBUTE_VALUE_LIMIT },
     });
     this.#tracer = this.#tracing.getTracer(PLUGIN_NAME);
     this.#meters = new MeterProvider({ resource, readers });
@@ -159,11 +174,18 @@ class OtelTelemetry implements Telemetry {
     this.#upstreams = read;
   }
 
+  /** The method as a metric attribute: the first MAX_METHODS names seen, then "other". */
+  #methodLabel(method: string): string {
+    if (this.#methods.has(method)) return method;
+    if (this.#methods.size >= MAX_METHODS) return "other";
+    this.#methods.add(method);
+    return method;
+  }
+
   startRequest(req: DownstreamRequest): RequestSpan {
     const parent = extract(req);
-    const target = req.name ?? undefined;
     const span = this.#tracer.startSpan(
-      target === undefined ? req.method : `${req.method} ${target}`,
+      spanName(req.method, req.name),
       { kind: SpanKind.SERVER, attributes: requestAttributes(req) },
       parent,
     );
@@ -177,7 +199,7 @@ class OtelTelemetry implements Telemetry {
       },
       end: (errorCode) => {
         const seconds = (performance.now() - started) / 1000;
-        const attrs: Attributes = { "mcp.method.name": req.method };
+        const attrs: Attributes = { "mcp.method.name": this.#methodLabel(req.method) };
         if (upstream !== undefined) {
           attrs["mcpx.upstream"] = upstream;
           span.setAttribute("mcpx.upstream", upstream);
@@ -212,7 +234,7 @@ class OtelTelemetry implements Telemetry {
     if (req.method === "tools/call" && req.name !== undefined) attrs["gen_ai.tool.name"] = req.name;
     if (req.method === "prompts/get" && req.name !== undefined) attrs["gen_ai.prompt.name"] = req.name;
     const span = this.#tracer.startSpan(
-      req.name === undefined ? req.method : `${req.method} ${req.name}`,
+      spanName(req.method, req.name),
       { kind: SpanKind.CLIENT, attributes: attrs },
       parent,
     );
@@ -220,7 +242,10 @@ class OtelTelemetry implements Telemetry {
     return {
       carrier: inject(trace.setSpan(parent, span)),
       end: (error) => {
-        const metric: Attributes = { "mcp.method.name": req.method, "mcpx.upstream": upstream };
+        const metric: Attributes = {
+          "mcp.method.name": this.#methodLabel(req.method),
+          "mcpx.upstream": upstream,
+        };
         if (error !== undefined) {
           const code = codeOf(error);
           const type = code === undefined ? ((error as Error)?.name ?? "Error") : String(code);

@@ -6,15 +6,14 @@
 //   node tools/bench/src/profile.mjs --era 2026-07-28 --calls 20000 [--top 25] [--no-prof] [--bytes N]
 //   node tools/bench/src/profile.mjs --stdio --calls 20000
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { httpClient, stdioClient } from "./clients.mjs";
 import { cpuMs } from "./proc-tree.mjs";
+import { freePort, mcpxConfig } from "./targets.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,37 +30,19 @@ const { values: args } = parseArgs({
   },
 });
 
-const require = createRequire(import.meta.url);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
-const upstream = [process.execPath, "--import", here("./lift-stdio-limit.mjs"), everything, "stdio"];
 // MCPX_BIN: another build's bin.js (a checkout before a change), for before/after runs interleaved.
 const mcpxBin = process.env.MCPX_BIN ?? here("../../../apps/cli/dist/bin.js");
 
-const dir = mkdtempSync(join(tmpdir(), "mcpx-prof-"));
-const config = join(dir, "mcpx.json");
-writeFileSync(
-  config,
-  JSON.stringify({
-    listen: { host: "127.0.0.1", port: 7333, maxBodyBytes: 64 * 2 ** 20 },
-    servers: { everything: { command: upstream[0], args: upstream.slice(1), namespace: "ev" } },
-    log: { level: "error" },
-  }),
-);
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+// The bench's own config of mcpx in front of server-everything; the profile is written beside it.
+const { file: config, stateDir } = mcpxConfig();
+const dir = dirname(config);
 
 const prof = args["no-prof"] ? [] : ["--cpu-prof", "--cpu-prof-dir", dir];
 const port = await freePort();
 const cmd = args.stdio
-  ? [...prof, mcpxBin, "stdio", "-c", config, "--state-dir", join(dir, "state")]
-  : [...prof, mcpxBin, "serve", "-c", config, "--port", String(port), "--state-dir", join(dir, "state")];
+  ? [...prof, mcpxBin, "stdio", "-c", config, "--state-dir", stateDir]
+  : [...prof, mcpxBin, "serve", "-c", config, "--port", String(port), "--state-dir", stateDir];
 const wrap = args.wrap.split(" ").filter(Boolean);
 const child = wrap.length
   ? spawn(wrap[0], [...wrap.slice(1), process.execPath, ...cmd], { stdio: ["pipe", "pipe", "inherit"] })

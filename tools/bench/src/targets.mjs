@@ -21,7 +21,7 @@ const mcpxBin = here("../../../apps/cli/dist/bin.js");
 const mcpProxyBin = join(require.resolve("mcp-proxy/package.json"), "..", "dist/bin/mcp-proxy.mjs");
 const supergatewayBin = join(require.resolve("supergateway/package.json"), "..", "dist/index.js");
 
-async function freePort() {
+export async function freePort() {
   const server = net.createServer();
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
@@ -79,7 +79,7 @@ async function overHttp(child, port, path, era, tool) {
   }
 }
 
-function mcpxConfig(extra = {}) {
+export function mcpxConfig(extra = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mcpx-bench-"));
   const file = join(dir, "mcpx.json");
   writeFileSync(

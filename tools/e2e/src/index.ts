@@ -5,5 +5,6 @@ export * from "./gateway-harness.js";
 export * from "./harness.js";
 export * from "./http-harness.js";
 export * from "./modern.js";
+export * from "./module-probe.js";
 export * from "./requirements.js";
 export * from "./wait.js";

@@ -4,38 +4,17 @@
  * module it resolves (a `module.register` hook), as in telemetry-loading.test.ts. It needs a build of
  * @mcpx/daemon and what it uses (turbo build --filter=@mcpx/daemon...).
  */
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { JSONObject } from "@mcpx/core";
 import { describe, expect, it } from "vitest";
-import { configDir, freePort } from "../src/index.js";
+import { configDir, freePort, runModuleProbe } from "../src/index.js";
 
-const E2E = join(dirname(fileURLToPath(import.meta.url)), "..");
 const everything = createRequire(import.meta.url).resolve(
   "@modelcontextprotocol/server-everything/dist/index.js",
 );
 
-const HOOK = `
-let port;
-export async function initialize(data) { port = data.port; }
-export async function resolve(specifier, context, next) {
-  const found = await next(specifier, context);
-  port.postMessage(found.url);
-  return found;
-}`;
-
 const CHILD = `
-import { register } from "node:module";
-import { MessageChannel } from "node:worker_threads";
-const { port1, port2 } = new MessageChannel();
-const loaded = new Set();
-port1.on("message", (url) => loaded.add(url));
-register("data:text/javascript," + encodeURIComponent(${JSON.stringify(HOOK)}), {
-  data: { port: port2 },
-  transferList: [port2],
-});
 const { serve } = await import("@mcpx/daemon");
 const serving = await serve({ configFile: process.argv[1], writeLog: () => {}, logLevel: "error" });
 await serving.runtime.gateway.pool.settled();
@@ -71,21 +50,7 @@ async function run(servers: Record<string, JSONObject>): Promise<Outcome> {
     console: false,
     reload: { watch: false },
   });
-  const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, join(dir, "mcpx.json")], {
-    cwd: E2E,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  if (code !== 0) throw new Error(`the child mcpx exited ${code}: ${err}`);
-  return JSON.parse(out) as Outcome;
+  return runModuleProbe<Outcome>(CHILD, [join(dir, "mcpx.json")]);
 }
 
 describe("built-ins loading", () => {

@@ -250,7 +250,10 @@ export function createMcpHttpHandler(gateway: Gateway, options: McpHttpOptions =
     if (sid === undefined || sessions.holds(sid)) return false;
     const holder = await replicas.holder(sid, transport, authContext);
     if (!holder) return false;
-    await proxyToHolder(req, res, holder, { self: replicas.id ?? "unknown" });
+    await proxyToHolder(req, res, holder, {
+      self: replicas.id ?? "unknown",
+      ...(replicas.log ? { log: replicas.log } : {}),
+    });
     return true;
   }
 

@@ -27,6 +27,16 @@ export type SessionTransport = "streamable" | "sse";
 /** The key of a session's standalone GET stream; POST streams are numbered from 1. */
 export const GET_STREAM = "0";
 
+/** A session id: 24 random bytes, base64url (32 characters). */
+function newSessionId(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+/** Whether a presented id has the shape of the ids mcpx makes (anything else names no session). */
+export function isSessionIdShape(id: string): boolean {
+  return id.length === 32 && /^[A-Za-z0-9_-]+$/.test(id);
+}
+
 /** Orders uses across sessions (least recently used first), where Date.now() would tie. */
 let useClock = 0;
 
@@ -59,7 +69,7 @@ export class LegacySession implements Peer {
 
   constructor(id: string, transport: SessionTransport, authContext: string, client: string) {
     this.id = id;
-    this.sessionId = randomBytes(24).toString("base64url");
+    this.sessionId = newSessionId();
     this.transport = transport;
     this.authContext = authContext;
     this.client = client;

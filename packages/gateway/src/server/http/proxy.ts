@@ -6,7 +6,7 @@
  * the holder answers it itself, whatever it finds: a request is proxied at most once.
  */
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { ErrorCode } from "@mcpx/core";
+import { ErrorCode, type Logger } from "@mcpx/core";
 import { HOP_HEADER, type SessionRecord } from "./replicas.js";
 import { HttpRefusal } from "./reply.js";
 
@@ -21,15 +21,19 @@ const HOP_BY_HOP = new Set([
   "upgrade",
 ]);
 
-/** The holder of a session did not answer: 503 naming it, never a hang. */
+/**
+ * The holder of a session did not answer: 503 naming it, never a hang. The client learns the
+ * replica's id and why in a word (an error code); the holder's address and the socket's own
+ * message, which name the replicas' network, go to the log only.
+ */
 export class ReplicaUnreachableError extends HttpRefusal {
   readonly replica: string;
   constructor(record: SessionRecord, reason: string) {
     super(
       503,
       ErrorCode.InternalError,
-      `Service Unavailable: replica ${record.replica} (${record.url}) holds this session and did not answer (${reason}); retry, or start a new session with initialize`,
-      { headers: { "retry-after": "2" }, data: { replica: record.replica, url: record.url } },
+      `Service Unavailable: replica ${record.replica} holds this session and did not answer (${reason}); retry, or start a new session with initialize`,
+      { headers: { "retry-after": "2" }, data: { replica: record.replica } },
     );
     this.name = "ReplicaUnreachableError";
     this.replica = record.replica;
@@ -41,6 +45,8 @@ export interface ProxyOptions {
   self: string;
   /** How long connecting to the holder may take (default 5 s); the answer itself may take any time. */
   connectTimeoutMs?: number;
+  /** Where a holder that does not answer is reported in full (its URL, the socket's error). */
+  log?: Logger;
 }
 
 /** Streams `req` to the holder and its answer back; rejects with ReplicaUnreachableError before any answer. */
@@ -89,7 +95,13 @@ export function proxyToHolder(
       if (answered) {
         res.destroy();
         resolve();
-      } else reject(new ReplicaUnreachableError(record, err.message));
+        return;
+      }
+      opts.log?.warn(
+        `replica ${record.replica} at ${record.url} did not answer a proxied request: ${err.message}`,
+      );
+      const code = (err as NodeJS.ErrnoException).code;
+      reject(new ReplicaUnreachableError(record, code ?? "no connection within the timeout"));
     });
     // The client went away (a closed GET stream, a cancelled POST): so does the hop.
     res.once("close", () => {

@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Logger, StateStore } from "@mcpx/core";
-import type { SessionTransport } from "./legacy-sessions.js";
+import { isSessionIdShape, type SessionTransport } from "./legacy-sessions.js";
 
 export const SESSION_SPACE = "session";
 export const REPLICA_SPACE = "replica";
@@ -78,6 +78,10 @@ export class Replicas {
 
   get url(): string | undefined {
     return this.#url;
+  }
+
+  get log(): Logger | undefined {
+    return this.#opts.log;
   }
 
   /**
@@ -151,7 +155,8 @@ export class Replicas {
     transport: SessionTransport,
     authContext: string,
   ): Promise<SessionRecord | undefined> {
-    if (!this.shared || this.#held.has(sessionId)) return undefined;
+    // A client's header: an id no replica could have made is no session, and costs no store read.
+    if (!this.shared || this.#held.has(sessionId) || !isSessionIdShape(sessionId)) return undefined;
     const store = this.#opts.store();
     const record = await store.get<SessionRecord>(SESSION_SPACE, sessionId);
     if (!record || record.replica === this.#id || record.transport !== transport) return undefined;
