@@ -43,7 +43,11 @@ class BridgedCall {
   readonly method: string;
   readonly target: unknown;
   readonly authContext: string;
-  readonly abort = new AbortController();
+  /**
+   * Aborts the upstream call. The first request's own controller when its transport gave one (no
+   * second controller and no listener between them on the path of a call that asks nothing).
+   */
+  readonly abort: AbortController;
   /** Asked by the upstream, not yet sent to the client. */
   readonly queue: Question[] = [];
   /** Sent in the last input_required, awaiting the retry. */
@@ -56,10 +60,11 @@ class BridgedCall {
   #wake: (() => void) | undefined;
   #keys = 0;
 
-  constructor(method: string, target: unknown, authContext: string) {
+  constructor(method: string, target: unknown, authContext: string, abort: AbortController | undefined) {
     this.method = method;
     this.target = target;
     this.authContext = authContext;
+    this.abort = abort ?? new AbortController();
   }
 
   ask(
@@ -169,7 +174,7 @@ export class InputBridge {
     const target = own[key];
     let call: BridgedCall;
     if (requestState === undefined) {
-      call = new BridgedCall(method, target, ctx.peer.authContext);
+      call = new BridgedCall(method, target, ctx.peer.authContext, ctx.controller);
       call.current = ctx;
       const upstreamCtx = this.#upstreamContext(call, ctx);
       // Answers without a state answer nothing mcpx asked. A modern upstream may know them (its
@@ -272,11 +277,13 @@ export class InputBridge {
   }
 
   async #wait(call: BridgedCall, ctx: CallContext): Promise<Result> {
-    // The client cancelling the request it is waiting on cancels the upstream call.
+    // The client cancelling the request it is waiting on cancels the upstream call. On the first
+    // request's own signal the upstream call already listens: its end (cancelled) wakes this wait.
     const onAbort = () => {
       if (call.current === ctx) call.cancel("cancelled by the client");
     };
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const listens = ctx.signal !== call.abort.signal;
+    if (listens) ctx.signal.addEventListener("abort", onAbort, { once: true });
     try {
       // A cancelled call has nothing to ask: it waits for the upstream's answer to the cancellation.
       do {
@@ -284,9 +291,13 @@ export class InputBridge {
         // Questions asked together (an upstream's input_required with several) arrive one after
         // another within this turn: they go to the client together, in one round.
         if (!call.outcome && call.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+        // Cancelled on the shared signal: questions asked meanwhile are answered as nobody answered
+        // them, and the wait goes on for the upstream's answer to the cancellation.
+        if (!listens && ctx.signal.aborted && !call.outcome && call.queue.length > 0)
+          call.cancel("cancelled by the client");
       } while (!call.outcome && call.queue.length === 0);
     } finally {
-      ctx.signal.removeEventListener("abort", onAbort);
+      if (listens) ctx.signal.removeEventListener("abort", onAbort);
     }
     call.current = undefined;
     if (call.outcome) {

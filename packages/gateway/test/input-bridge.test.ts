@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { InputBridge } from "../src/input-bridge.js";
 import type { CallContext, Peer } from "../src/server/peer.js";
 
-function caller(authContext = "alice"): CallContext & { abort: AbortController } {
+/** A downstream request as the transports make it: its own controller, given to the bridge (or not). */
+function caller(authContext = "alice", own = true): CallContext & { abort: AbortController } {
   const peer: Peer = {
     id: "p",
     // The bridge reads nothing of the revision: the dispatcher passes what a request is bound to.
@@ -13,7 +14,14 @@ function caller(authContext = "alice"): CallContext & { abort: AbortController }
     notify: () => false,
   };
   const abort = new AbortController();
-  return { peer, signal: abort.signal, notify: () => {}, abort };
+  const ctx: CallContext & { abort: AbortController } = {
+    peer,
+    signal: abort.signal,
+    notify: () => {},
+    abort,
+  };
+  if (own) ctx.controller = abort;
+  return ctx;
 }
 
 /** An upstream call that asks one elicitation and returns its answer (or its failure). */
@@ -112,5 +120,55 @@ describe("input bridge", () => {
     expect(await waiting).toEqual({ cancelled: true });
     expect(seen.aborted).toBe(true);
     release({});
+  });
+
+  it("the first request's own controller is the call's: closing it cancels the upstream call", async () => {
+    const bridge = new InputBridge();
+    const first = caller();
+    const upstream: { signal?: AbortSignal; answer?: unknown } = {};
+    const running = bridge.run("tools/call", "name", params, first, async (_p, ctx) => {
+      upstream.signal = ctx.signal;
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      // A question after the close reaches nobody.
+      upstream.answer = await ctx
+        .request?.("elicitation/create", { message: "late?" })
+        .catch((e: Error) => e.message);
+      return { content: [] };
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(upstream.signal).toBe(first.signal);
+    first.abort.abort("the client closed the response stream");
+    expect(await running).toEqual({ content: [] });
+    expect(upstream.answer).toMatch(/the call ended/);
+    expect(bridge.parked).toBe(0);
+  });
+
+  it("a question asked as the first request closes is answered cancel, and nothing is parked", async () => {
+    const bridge = new InputBridge();
+    const first = caller();
+    const result = await bridge.run("tools/call", "name", params, first, async (_p, ctx) => {
+      const asked = ctx.request?.("elicitation/create", { message: "name?" });
+      first.abort.abort("the client closed the response stream");
+      return { content: [{ type: "text", text: JSON.stringify(await asked) }] };
+    });
+    expect(result).toEqual({ content: [{ type: "text", text: '{"action":"cancel"}' }] });
+    expect(bridge.parked).toBe(0);
+  });
+
+  it("without a controller of the request's own, the call has its own and listens", async () => {
+    const bridge = new InputBridge();
+    const first = caller("alice", false);
+    const seen: { signal?: AbortSignal; aborted?: boolean } = {};
+    const running = bridge.run("tools/call", "name", params, first, async (_p, ctx) => {
+      seen.signal = ctx.signal;
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      seen.aborted = true;
+      return { content: [] };
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen.signal).not.toBe(first.signal);
+    first.abort.abort();
+    expect(await running).toEqual({ content: [] });
+    expect(seen.aborted).toBe(true);
   });
 });

@@ -17,7 +17,8 @@ import { machineOf } from "./machine.mjs";
 import { cpuMs, treeOf } from "./proc-tree.mjs";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const mcpxBin = here("../../../apps/cli/dist/bin.js");
+// MCPX_BIN: another build's bin.js (a snapshot kept while the tree is rebuilt, or a checkout before a change).
+const mcpxBin = process.env.MCPX_BIN ?? here("../../../apps/cli/dist/bin.js");
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
 const CLIENT_INFO = { name: "mcpx-scale", version: "1" };

@@ -38,6 +38,12 @@ export interface CallContext {
   peer: Peer;
   /** Aborted when the client cancels (notifications/cancelled, or a closed modern stream). */
   signal: AbortSignal;
+  /**
+   * The controller of `signal` when the transport made one for this request alone. An upstream call
+   * that outlives the request (input_required) takes it as its own rather than making another: the
+   * client closing the request, or mcpx ending the call later, aborts the one signal.
+   */
+  controller?: AbortController;
   /** The client's progress token for this request, if it asked for progress. */
   progressToken?: string | number;
   /**

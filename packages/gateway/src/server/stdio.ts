@@ -234,6 +234,7 @@ export class StdioServer {
     const ctx: CallContext = {
       peer,
       signal: abort.signal,
+      controller: abort,
       notify: (method, params) => this.#write({ jsonrpc: "2.0", method, params }),
     };
     if (typeof token === "string" || typeof token === "number") ctx.progressToken = token;

@@ -9,13 +9,13 @@ export function progressTokenOf(msg: JSONRPCRequest): string | number | undefine
 
 export function callContext(
   peer: Peer,
-  signal: AbortSignal,
+  controller: AbortController,
   token: string | number | undefined,
   notify: (method: string, params: JSONObject) => void,
   request?: CallContext["request"],
   headers?: CallContext["headers"],
 ): CallContext {
-  const ctx: CallContext = { peer, signal, notify };
+  const ctx: CallContext = { peer, signal: controller.signal, controller, notify };
   if (headers) ctx.headers = headers;
   if (token !== undefined) ctx.progressToken = token;
   if (request) ctx.request = request;

@@ -139,7 +139,7 @@ export class LegacySession implements Peer {
         ? (method, params, opts) =>
             this.clientRequests.send(method, params, ask, anySignal(abort.signal, opts?.signal))
         : undefined;
-      const ctx = callContext(this, abort.signal, progressTokenOf(msg), notify, request, headers);
+      const ctx = callContext(this, abort, progressTokenOf(msg), notify, request, headers);
       const response = await gateway.protocol.respond(msg, ctx);
       return abort.signal.aborted ? undefined : response;
     } finally {

@@ -127,7 +127,7 @@ export class ModernHttp {
     }
     const response = await protocol.respond(
       msg,
-      callContext(peer, abort.signal, token, notify, undefined, req.headers),
+      callContext(peer, abort, token, notify, undefined, req.headers),
     );
     if (logging) void this.#gateway.removePeer(peer);
     if (abort.signal.aborted || !writable(res)) {
