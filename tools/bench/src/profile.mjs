@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { httpClient, stdioClient } from "./clients.mjs";
-import { cpuMs } from "./proc-tree.mjs";
+import { cpuMs, treeOf } from "./proc-tree.mjs";
 import { freePort, mcpxConfig } from "./targets.mjs";
 
 const { values: args } = parseArgs({
@@ -75,15 +75,19 @@ async function run(n) {
   );
 }
 await run(Number(args.warmup));
+// The upstreams it spawned too: what the bench's "CPU ms/call (tree)" reads.
+const tree = treeOf(child.pid);
 const before = cpuMs([child.pid]);
+const treeBefore = cpuMs(tree);
 const t0 = process.hrtime.bigint();
 await run(Number(args.calls));
 const t1 = process.hrtime.bigint();
 const wallMs = Number(t1 - t0) / 1e6;
 const ownMs = cpuMs([child.pid]) - before;
+const treeMs = cpuMs(tree) - treeBefore;
 const calls = Number(args.calls);
 console.log(
-  `${args.stdio ? "stdio" : args.era}: ${calls} calls of ${message.length} B, ${(wallMs / calls).toFixed(3)} ms/call wall, gateway CPU ${((ownMs * 1000) / calls).toFixed(1)} µs/call`,
+  `${args.stdio ? "stdio" : args.era}: ${calls} calls of ${message.length} B, ${(wallMs / calls).toFixed(3)} ms/call wall, gateway CPU ${((ownMs * 1000) / calls).toFixed(1)} µs/call, tree ${((treeMs * 1000) / calls).toFixed(1)} µs/call`,
 );
 await client.close();
 const exited = new Promise((resolve) => child.once("exit", resolve));

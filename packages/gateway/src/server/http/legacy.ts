@@ -138,21 +138,17 @@ export class LegacyHttp {
       ? (method: string, params: JSONObject) => void stream?.send({ jsonrpc: "2.0", method, params })
       : ignore;
     const ask = this.#asker(session, info);
+    const asks = ask && ((f: JSONRPCMessage) => ask(f, openStream));
     const held: JSONRPCResponse[] = [];
-    await Promise.all(
-      requests.map(async (r) => {
-        const answer = await session.answer(
-          this.#gateway,
-          r,
-          notify,
-          ask && ((f) => ask(f, openStream)),
-          req.headers,
-        );
-        if (!answer) return;
-        if (stream) stream.send(answer);
-        else held.push(answer);
-      }),
-    );
+    const answer = async (r: JSONRPCRequest): Promise<void> => {
+      const response = await session.answer(this.#gateway, r, notify, asks, req.headers);
+      if (!response) return;
+      if (stream) stream.send(response);
+      else held.push(response);
+    };
+    // One request (every POST but a batch): no Promise.all around it.
+    if (requests.length === 1) await answer(requests[0] as JSONRPCRequest);
+    else await Promise.all(requests.map(answer));
     if (stream) {
       for (const answer of held) stream.send(answer);
       stream.end();
