@@ -45,14 +45,18 @@ export function renderTable(report) {
         `- ${r.name}: stopped answering and was started again ${r.restarts} time(s); its figures are the medians of the rounds it answered`,
       );
   if (failures.length) out.push("", "Failed:", ...failures);
-  out.push("", "| target (issue 20) | path | measured | verdict |", "| --- | --- | --: | --- |");
+  // "bare proxy": the same ratio read for the bare proxy in this run (the hops alone, no MCP work).
+  out.push(
+    "",
+    "| target (issue 20) | path | measured | verdict | bare proxy |",
+    "| --- | --- | --: | --- | --: |",
+  );
+  const shown = (value, unit) =>
+    Number.isFinite(value) ? (unit === "×" ? `×${value.toFixed(2)}` : `${value.toFixed(1)} ${unit}`) : "—";
   for (const c of checks) {
-    const measured = Number.isFinite(c.value)
-      ? c.unit === "×"
-        ? `×${c.value.toFixed(2)}`
-        : `${c.value.toFixed(1)} ${c.unit}`
-      : "—";
-    out.push(`| ${c.target} | ${c.path} | ${measured} | ${c.note} |`);
+    out.push(
+      `| ${c.target} | ${c.path} | ${shown(c.value, c.unit)} | ${c.note} | ${shown(c.bareProxy, "×")} |`,
+    );
   }
   return `${out.join("\n")}\n`;
 }

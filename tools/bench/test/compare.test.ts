@@ -28,6 +28,8 @@ interface Check {
   met: boolean | null;
   note: string;
   value?: number;
+  unit?: string;
+  bareProxy?: number;
 }
 interface Report {
   machine: { cpus: number; loadavgBefore: number[] };
@@ -124,5 +126,9 @@ describe("bench compare", () => {
       expect(c.met === null).toBe(c.note.startsWith("not measured"));
       expect(table).toContain(`| ${c.target} | ${c.path} |`);
     }
+    // Beside each ratio, what the bare proxy (the same hops, no MCP work) reads for it in this run.
+    const ratios = report.checks.filter((c) => c.unit === "×" && !c.target.includes("the bare proxy's"));
+    expect(ratios.length).toBeGreaterThan(0);
+    for (const c of ratios) expect(c.bareProxy, c.target).toBeGreaterThan(0);
   });
 });
