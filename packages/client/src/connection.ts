@@ -4,6 +4,7 @@
  * engine: resultType and input_required, pagination, server requests and notifications.
  */
 import {
+  type Cancellation,
   ConnectionClosedError,
   type ConnectionInfo,
   DEFAULT_UPSTREAM_SETTINGS,
@@ -391,6 +392,7 @@ export class UpstreamClient {
     this.#cache.invalidate("notifications/tools/list_changed", {});
     this.#listingTools = this.list("tools/list", "tools", undefined, {
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.cancellation ? { cancellation: opts.cancellation } : {}),
     })
       .catch((err: Error) => this.#log.warn("could not list tools for x-mcp-header", { error: err.message }))
       .finally(() => {
@@ -554,7 +556,7 @@ export class UpstreamClient {
   /** What answering a server's input requests needs: this connection's handlers and hooks. */
   #inputScope(
     related: { method: string; params?: JSONObject },
-    opts: { signal?: AbortSignal; context?: unknown },
+    opts: { signal?: AbortSignal; cancellation?: Cancellation; context?: unknown },
   ): InputScope {
     return {
       upstream: this.name,
@@ -562,7 +564,7 @@ export class UpstreamClient {
       hooks: this.#env.hooks,
       revision: this.revision,
       version: this.#engine.info.version,
-      signal: opts.signal ?? new AbortController().signal,
+      signal: signalOf(opts) ?? new AbortController().signal,
       related,
       ...(opts.context === undefined ? {} : { caller: opts.context }),
     };
@@ -582,15 +584,16 @@ export class UpstreamClient {
     const params = args === undefined ? { name } : { name, arguments: args };
     const first = await this.request("tools/call", params, { ...requestOpts, tasks: true });
     if (!isCreateTaskResult(first)) return first;
+    const signal = signalOf(requestOpts);
     return followTask(this.taskPoller(requestOpts), first, {
       ...follow,
-      ...(requestOpts.signal ? { signal: requestOpts.signal } : {}),
+      ...(signal ? { signal } : {}),
       answer: (inputRequests) =>
         this.answerInputRequests(
           inputRequests,
           { method: "tools/call", params },
           {
-            ...(requestOpts.signal ? { signal: requestOpts.signal } : {}),
+            ...(signal ? { signal } : {}),
             ...(requestOpts.context === undefined ? {} : { context: requestOpts.context }),
           },
         ),
@@ -808,4 +811,9 @@ export class UpstreamClient {
     if (wasClosed) return;
     for (const fn of this.#closeListeners) fn(err);
   }
+}
+
+/** The request's AbortSignal: the one given, else one made from its cancellation (only when read). */
+function signalOf(opts: { signal?: AbortSignal; cancellation?: Cancellation }): AbortSignal | undefined {
+  return opts.signal ?? opts.cancellation?.signal;
 }

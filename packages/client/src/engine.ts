@@ -5,6 +5,7 @@
  */
 import {
   type CancelAction,
+  type Cancellation,
   type ClientCapabilities,
   ConnectionClosedError,
   type ConnectionInfo,
@@ -37,6 +38,11 @@ import { type Redactor, redactError } from "@mcpx/host";
 export interface RequestOptions {
   /** Aborting it cancels the request by the revision's rule. */
   signal?: AbortSignal;
+  /**
+   * The same as `signal`, lighter: a gateway makes one for every request it serves, and most are
+   * never cancelled. Either or both may be given.
+   */
+  cancellation?: Cancellation;
   /** Per-request timeout in ms; a progress notification starts it again. */
   timeout?: number;
   /** The most the request may take, progress notwithstanding. */
@@ -202,6 +208,14 @@ export class RequestEngine {
       if (progressToken !== undefined) this.#byProgressToken.set(progressToken, pending);
       this.#arm(pending, pending.timeout);
       opts.onId?.(id);
+      const cancellation = opts.cancellation;
+      if (cancellation) {
+        if (cancellation.aborted) {
+          queueMicrotask(() => this.cancel(id, cancellation.reason));
+        } else {
+          pending.cleanup = cancellation.onAbort((reason) => this.cancel(id, reason));
+        }
+      }
       const signal = opts.signal;
       if (signal) {
         if (signal.aborted) {
@@ -209,7 +223,15 @@ export class RequestEngine {
         } else {
           const onAbort = () => this.cancel(id, signal.reason);
           signal.addEventListener("abort", onAbort, { once: true });
-          pending.cleanup = () => signal.removeEventListener("abort", onAbort);
+          const off = () => signal.removeEventListener("abort", onAbort);
+          // Both given: each is let go of.
+          const other = pending.cleanup;
+          pending.cleanup = other
+            ? () => {
+                other();
+                off();
+              }
+            : off;
         }
       }
       this.#send(msg, { signal: pending.abort?.signal, headers }).catch((err: Error) => this.fail(id, err));

@@ -6,6 +6,7 @@
  */
 import {
   type CancelAction,
+  Cancellation,
   DEFAULT_UPSTREAM_SETTINGS,
   type JSONRPCMessage,
   type Revision,
@@ -110,5 +111,44 @@ describe("engine and transports", () => {
     // Declaring nothing is not inheriting HTTP: a transport of kind "streamable-http" without
     // capabilities gets the conservative behaviour.
     expect(await callAndCancel("streamable-http", undefined)).toEqual(stdioLike);
+  });
+
+  it("engine/cancellation-cancels-by-the-revision-rule", async () => {
+    const { engine, sent } = engineOver("stdio", STDIO_LIKE);
+    const cancellation = new Cancellation();
+    const call = engine.request("tools/call", { name: "slow" }, { cancellation }).catch((e: Error) => e);
+    await Promise.resolve();
+    cancellation.abort("the client closed the response stream");
+    const err = await call;
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message)).toMatch(/the client closed the response stream/);
+    await new Promise((r) => setImmediate(r));
+    const cancelled = sent.find((s) => "method" in s.msg && s.msg.method === "notifications/cancelled");
+    const id = (sent[0]?.msg as { id: number }).id;
+    expect(cancelled?.msg).toMatchObject({ params: { requestId: id } });
+    expect(engine.pendingCount).toBe(0);
+  });
+
+  it("engine/cancellation-let-go-of-once-answered", async () => {
+    const { engine, sent } = engineOver("stdio", STDIO_LIKE);
+    const cancellation = new Cancellation();
+    const call = engine.request("tools/call", { name: "quick" }, { cancellation });
+    await Promise.resolve();
+    const id = (sent[0]?.msg as { id: number }).id;
+    engine.handleResponse({ jsonrpc: "2.0", id, result: { content: [] } });
+    expect(await call).toEqual({ content: [] });
+    // Its listener is gone: a late abort cancels nothing and sends nothing.
+    cancellation.abort();
+    await new Promise((r) => setImmediate(r));
+    expect(sent.map((s) => ("method" in s.msg ? s.msg.method : "response"))).toEqual(["tools/call"]);
+  });
+
+  it("engine/cancellation-already-cancelled-cancels-at-once", async () => {
+    const { engine } = engineOver("stdio", STDIO_LIKE);
+    const cancellation = new Cancellation();
+    cancellation.abort("gone before it was sent");
+    const err = await engine.request("tools/call", { name: "any" }, { cancellation }).catch((e: Error) => e);
+    expect(String((err as Error).message)).toMatch(/gone before it was sent/);
+    expect(engine.pendingCount).toBe(0);
   });
 });

@@ -12,6 +12,7 @@ export {
   type LiveCredentials,
   RESERVED_HEADERS,
 } from "./auth.js";
+export { Cancellation } from "./cancellation.js";
 export { CONTROL_PREFIX, type ControlRequest, type ControlRoute, ControlText } from "./control.js";
 export {
   AuthError,

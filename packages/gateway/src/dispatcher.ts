@@ -177,7 +177,7 @@ export class Dispatcher {
 
   /** What a request to upstreams that no single route names carries: cancellation and the caller's context. */
   #plain(ctx: CallContext): RequestOptions {
-    return { signal: ctx.signal, authContext: ctx.peer.authContext, context: ctx };
+    return withCancellation({ authContext: ctx.peer.authContext, context: ctx }, ctx);
   }
 
   async #byName(kind: "tools" | "prompts", name: unknown): Promise<Route> {
@@ -279,7 +279,7 @@ export class Dispatcher {
   /** Cancellation and progress travel with the call; the caller's authorization context keys private caching. */
   #options(ctx: CallContext, client: UpstreamClient): RequestOptions {
     // The call context travels with the request, so a question the upstream asks can go back to this caller.
-    const opts: RequestOptions = { signal: ctx.signal, authContext: ctx.peer.authContext, context: ctx };
+    const opts = withCancellation({ authContext: ctx.peer.authContext, context: ctx }, ctx);
     // An upstream with no handshake (capabilities go with every request) is told, on this request,
     // only what can be answered for this caller.
     if (this.#perCaller && this.#handlers && !client.revision.features.initialize) {
@@ -328,3 +328,13 @@ const ROUTED: Record<string, true> = {
   "resources/read": true,
   "completion/complete": true,
 };
+
+/**
+ * The request's cancellation on an upstream call: the light one where the transport made it (its
+ * AbortSignal is then never made on a call's path), else the signal.
+ */
+function withCancellation(opts: RequestOptions, ctx: CallContext): RequestOptions {
+  if (ctx.cancellation) opts.cancellation = ctx.cancellation;
+  else opts.signal = ctx.signal;
+  return opts;
+}

@@ -17,6 +17,7 @@
  */
 import { randomBytes } from "node:crypto";
 import {
+  Cancellation,
   type ElicitResult,
   InvalidParamsError,
   type JSONObject,
@@ -24,7 +25,7 @@ import {
   type Result,
   withKey,
 } from "@mcpx/core";
-import type { CallContext } from "./server/peer.js";
+import { type CallContext, requestContext } from "./server/peer.js";
 
 export const DEFAULT_INPUT_TTL_MS = 10 * 60_000;
 
@@ -44,10 +45,10 @@ class BridgedCall {
   readonly target: unknown;
   readonly authContext: string;
   /**
-   * Aborts the upstream call. The first request's own controller when its transport gave one (no
-   * second controller and no listener between them on the path of a call that asks nothing).
+   * Cancels the upstream call. The first request's own cancellation when its transport gave one (no
+   * second one and no listener between them on the path of a call that asks nothing).
    */
-  readonly abort: AbortController;
+  readonly abort: Cancellation;
   /** Asked by the upstream, not yet sent to the client. */
   readonly queue: Question[] = [];
   /** Sent in the last input_required, awaiting the retry. */
@@ -60,11 +61,11 @@ class BridgedCall {
   #wake: (() => void) | undefined;
   #keys = 0;
 
-  constructor(method: string, target: unknown, authContext: string, abort: AbortController | undefined) {
+  constructor(method: string, target: unknown, authContext: string, abort: Cancellation | undefined) {
     this.method = method;
     this.target = target;
     this.authContext = authContext;
-    this.abort = abort ?? new AbortController();
+    this.abort = abort ?? new Cancellation();
   }
 
   ask(
@@ -73,8 +74,7 @@ class BridgedCall {
     signal: AbortSignal | undefined,
     key?: string,
   ): Promise<JSONObject> {
-    if (this.abort.signal.aborted)
-      return Promise.reject(new RequestDeclinedError(`${method}: the call ended`));
+    if (this.abort.aborted) return Promise.reject(new RequestDeclinedError(`${method}: the call ended`));
     return new Promise<JSONObject>((resolve, reject) => {
       const q: Question = { key: this.#keyFor(key), method, params, resolve, reject };
       // The upstream withdrew its question.
@@ -174,7 +174,7 @@ export class InputBridge {
     const target = own[key];
     let call: BridgedCall;
     if (requestState === undefined) {
-      call = new BridgedCall(method, target, ctx.peer.authContext, ctx.controller);
+      call = new BridgedCall(method, target, ctx.peer.authContext, ctx.cancellation);
       call.current = ctx;
       const upstreamCtx = this.#upstreamContext(call, ctx);
       // Answers without a state answer nothing mcpx asked. A modern upstream may know them (its
@@ -201,20 +201,17 @@ export class InputBridge {
   }
 
   #upstreamContext(call: BridgedCall, first: CallContext): CallContext {
-    const ctx: CallContext = {
-      peer: first.peer,
-      signal: call.abort.signal,
+    // Its signal is made only if something reads it: the upstream call takes the cancellation.
+    const ctx = requestContext(first.peer, call.abort, (method, params) => {
       // Progress and log lines go to whichever request of the client is waiting now.
-      notify: (method, params) => {
-        const current = call.current;
-        if (!current) return;
-        if (method === "notifications/progress") {
-          if (current.progressToken === undefined) return;
-          current.notify(method, withKey(params, "progressToken", current.progressToken));
-        } else current.notify(method, params);
-      },
-      request: (method, params, opts) => call.ask(method, params, opts?.signal, opts?.key),
-    };
+      const current = call.current;
+      if (!current) return;
+      if (method === "notifications/progress") {
+        if (current.progressToken === undefined) return;
+        current.notify(method, withKey(params, "progressToken", current.progressToken));
+      } else current.notify(method, params);
+    });
+    ctx.request = (method, params, opts) => call.ask(method, params, opts?.signal, opts?.key);
     if (first.progressToken !== undefined) ctx.progressToken = first.progressToken;
     // The upstream call is a child of the request that started it (telemetry on).
     if (first.span !== undefined) ctx.span = first.span;
@@ -282,8 +279,12 @@ export class InputBridge {
     const onAbort = () => {
       if (call.current === ctx) call.cancel("cancelled by the client");
     };
-    const listens = ctx.signal !== call.abort.signal;
-    if (listens) ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const listens = ctx.cancellation !== call.abort;
+    let off: (() => void) | undefined;
+    if (listens) {
+      if (ctx.cancellation) off = ctx.cancellation.onAbort(onAbort);
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    }
     try {
       // A cancelled call has nothing to ask: it waits for the upstream's answer to the cancellation.
       do {
@@ -293,11 +294,12 @@ export class InputBridge {
         if (!call.outcome && call.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
         // Cancelled on the shared signal: questions asked meanwhile are answered as nobody answered
         // them, and the wait goes on for the upstream's answer to the cancellation.
-        if (!listens && ctx.signal.aborted && !call.outcome && call.queue.length > 0)
+        if (!listens && call.abort.aborted && !call.outcome && call.queue.length > 0)
           call.cancel("cancelled by the client");
       } while (!call.outcome && call.queue.length === 0);
     } finally {
-      if (listens) ctx.signal.removeEventListener("abort", onAbort);
+      if (off) off();
+      else if (listens) ctx.signal.removeEventListener("abort", onAbort);
     }
     call.current = undefined;
     if (call.outcome) {

@@ -65,7 +65,9 @@ export class TaskRelay {
     opts: Omit<FollowTaskOptions, "signal" | "answer"> = {},
   ): Promise<Result> {
     // The cancellation must go out after the caller's signal has aborted.
-    const cancelCtx: CallContext = { ...ctx, signal: new AbortController().signal };
+    // Without the caller's cancellation, which the spread would carry and the dispatcher prefers.
+    const { cancellation: _callers, ...rest } = ctx;
+    const cancelCtx: CallContext = { ...rest, signal: new AbortController().signal };
     const poller: TaskPoller = {
       get: (taskId) => this.handle("tasks/get", { taskId }, ctx),
       update: (taskId, inputResponses) => this.handle("tasks/update", { taskId, inputResponses }, ctx),

@@ -1,10 +1,10 @@
-import type { JSONObject, Result } from "@mcpx/core";
+import { Cancellation, type JSONObject, type Result } from "@mcpx/core";
 import { describe, expect, it } from "vitest";
 import { InputBridge } from "../src/input-bridge.js";
-import type { CallContext, Peer } from "../src/server/peer.js";
+import { type CallContext, type Peer, requestContext } from "../src/server/peer.js";
 
-/** A downstream request as the transports make it: its own controller, given to the bridge (or not). */
-function caller(authContext = "alice", own = true): CallContext & { abort: AbortController } {
+/** A downstream request as the transports make it (its own cancellation, given to the bridge), or with only a signal. */
+function caller(authContext = "alice", own = true): CallContext & { abort: Cancellation } {
   const peer: Peer = {
     id: "p",
     // The bridge reads nothing of the revision: the dispatcher passes what a request is bound to.
@@ -13,15 +13,13 @@ function caller(authContext = "alice", own = true): CallContext & { abort: Abort
     authContext,
     notify: () => false,
   };
-  const abort = new AbortController();
-  const ctx: CallContext & { abort: AbortController } = {
-    peer,
-    signal: abort.signal,
-    notify: () => {},
-    abort,
-  };
-  if (own) ctx.controller = abort;
-  return ctx;
+  const abort = new Cancellation();
+  if (own)
+    return Object.assign(
+      requestContext(peer, abort, () => {}),
+      { abort },
+    );
+  return { peer, signal: abort.signal, notify: () => {}, abort };
 }
 
 /** An upstream call that asks one elicitation and returns its answer (or its failure). */
@@ -136,7 +134,8 @@ describe("input bridge", () => {
       return { content: [] };
     });
     await new Promise((r) => setTimeout(r, 5));
-    expect(upstream.signal).toBe(first.signal);
+    // The first request's own: the call made no second one.
+    expect(upstream.signal).toBe(first.abort.signal);
     first.abort.abort("the client closed the response stream");
     expect(await running).toEqual({ content: [] });
     expect(upstream.answer).toMatch(/the call ended/);
@@ -166,7 +165,7 @@ describe("input bridge", () => {
       return { content: [] };
     });
     await new Promise((r) => setTimeout(r, 5));
-    expect(seen.signal).not.toBe(first.signal);
+    expect(seen.signal).not.toBe(first.abort.signal);
     first.abort.abort();
     expect(await running).toEqual({ content: [] });
     expect(seen.aborted).toBe(true);

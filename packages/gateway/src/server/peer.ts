@@ -3,6 +3,7 @@
  * reach it outside a request. Each transport (stdio, Streamable HTTP, HTTP+SSE) makes its own.
  */
 import type {
+  Cancellation,
   ClientCapabilities,
   Implementation,
   JSONObject,
@@ -39,11 +40,12 @@ export interface CallContext {
   /** Aborted when the client cancels (notifications/cancelled, or a closed modern stream). */
   signal: AbortSignal;
   /**
-   * The controller of `signal` when the transport made one for this request alone. An upstream call
-   * that outlives the request (input_required) takes it as its own rather than making another: the
-   * client closing the request, or mcpx ending the call later, aborts the one signal.
+   * What `signal` follows, when the transport made one for this request alone: lighter than the
+   * signal, which is then made only if something reads it (upstream calls take this instead). An
+   * upstream call that outlives the request (input_required) takes it as its own rather than making
+   * another: the client closing the request, or mcpx ending the call later, cancels the one.
    */
-  controller?: AbortController;
+  cancellation?: Cancellation;
   /** The client's progress token for this request, if it asked for progress. */
   progressToken?: string | number;
   /**
@@ -70,4 +72,33 @@ export interface CallContext {
     params: JSONObject,
     opts?: { signal?: AbortSignal; key?: string },
   ): Promise<JSONObject>;
+}
+
+/**
+ * The context of one request a transport serves: its signal is made from `cancellation` only if
+ * something reads it. The getter is the class's, not one per request; a spread of a context (which
+ * copies own properties only) must name `signal` itself, as the task relay's does.
+ */
+class RequestContext implements CallContext {
+  readonly peer: Peer;
+  readonly cancellation: Cancellation;
+  readonly notify: CallContext["notify"];
+
+  constructor(peer: Peer, cancellation: Cancellation, notify: CallContext["notify"]) {
+    this.peer = peer;
+    this.cancellation = cancellation;
+    this.notify = notify;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+}
+
+export function requestContext(
+  peer: Peer,
+  cancellation: Cancellation,
+  notify: CallContext["notify"],
+): CallContext {
+  return new RequestContext(peer, cancellation, notify);
 }

@@ -7,6 +7,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import {
+  Cancellation,
   decodeMessages,
   errorResponse,
   type FramedLine,
@@ -31,7 +32,7 @@ import type { Gateway } from "../gateway.js";
 import { anySignal, ClientRequests } from "./client-requests.js";
 import { parseFilter } from "./listen.js";
 import { type OpenListen, openListen } from "./listen-peer.js";
-import type { CallContext, Peer } from "./peer.js";
+import { type CallContext, type Peer, requestContext } from "./peer.js";
 
 export interface StdioServerOptions {
   input: Readable;
@@ -51,7 +52,7 @@ const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 export class StdioServer {
   readonly #gateway: Gateway;
   readonly #opts: StdioServerOptions;
-  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #inFlight = new Map<RequestId, Cancellation>();
   readonly #listens = new Map<RequestId, OpenListen>();
   readonly #peer: Peer;
   /** What mcpx asked a legacy client (elicitation, sampling) and awaits its response to. */
@@ -175,7 +176,7 @@ export class StdioServer {
     const ctx = this.#context(msg, peer);
     const response = await this.#gateway.protocol.respond(msg, ctx);
     this.#inFlight.delete(msg.id);
-    if (!ctx.signal.aborted) this.#write(response);
+    if (!ctx.cancellation?.aborted) this.#write(response);
   }
 
   /** The legacy session opens: the revision negotiates the version initialize offered. */
@@ -228,15 +229,12 @@ export class StdioServer {
   }
 
   #context(msg: JSONRPCRequest, peer: Peer): CallContext {
-    const abort = new AbortController();
+    const abort = new Cancellation();
     this.#inFlight.set(msg.id, abort);
     const token = (msg.params?._meta as JSONObject | undefined)?.progressToken;
-    const ctx: CallContext = {
-      peer,
-      signal: abort.signal,
-      controller: abort,
-      notify: (method, params) => this.#write({ jsonrpc: "2.0", method, params }),
-    };
+    const ctx = requestContext(peer, abort, (method, params) =>
+      this.#write({ jsonrpc: "2.0", method, params }),
+    );
     if (typeof token === "string" || typeof token === "number") ctx.progressToken = token;
     if (peer.revision?.features.serverRequests) {
       // stdio has one channel: the question goes on it, and the client's response comes back on it.

@@ -1,6 +1,6 @@
 /** The CallContext of one HTTP request: its peer, its abort signal, its progress token, its stream. */
-import type { JSONObject, JSONRPCRequest } from "@mcpx/core";
-import type { CallContext, Peer } from "../peer.js";
+import type { Cancellation, JSONObject, JSONRPCRequest } from "@mcpx/core";
+import { type CallContext, type Peer, requestContext } from "../peer.js";
 
 export function progressTokenOf(msg: JSONRPCRequest): string | number | undefined {
   const token = (msg.params?._meta as JSONObject | undefined)?.progressToken;
@@ -9,13 +9,13 @@ export function progressTokenOf(msg: JSONRPCRequest): string | number | undefine
 
 export function callContext(
   peer: Peer,
-  controller: AbortController,
+  cancellation: Cancellation,
   token: string | number | undefined,
   notify: (method: string, params: JSONObject) => void,
   request?: CallContext["request"],
   headers?: CallContext["headers"],
 ): CallContext {
-  const ctx: CallContext = { peer, signal: controller.signal, controller, notify };
+  const ctx = requestContext(peer, cancellation, notify);
   if (headers) ctx.headers = headers;
   if (token !== undefined) ctx.progressToken = token;
   if (request) ctx.request = request;

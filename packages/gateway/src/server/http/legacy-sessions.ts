@@ -5,16 +5,17 @@
  * is never used as the peer's id (peer ids appear in logs; the session id is a credential).
  */
 import { randomBytes } from "node:crypto";
-import type {
-  ClientCapabilities,
-  Implementation,
-  JSONObject,
-  JSONRPCMessage,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  LoggingLevel,
-  RequestId,
-  Revision,
+import {
+  Cancellation,
+  type ClientCapabilities,
+  type Implementation,
+  type JSONObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type LoggingLevel,
+  type RequestId,
+  type Revision,
 } from "@mcpx/core";
 import type { Gateway } from "../../gateway.js";
 import { anySignal, ClientRequests, type FrameWriter } from "../client-requests.js";
@@ -56,7 +57,7 @@ export class LegacySession implements Peer {
   /** When the client last used the session (opened it, posted, ended a request, opened a stream). */
   lastSeen = Date.now();
   lastUse = ++useClock;
-  readonly inFlight = new Map<RequestId, AbortController>();
+  readonly inFlight = new Map<RequestId, Cancellation>();
   /** Streamable HTTP: the session's resumable streams, by key. */
   readonly streams = new Map<string, ReplayStream>();
   /** Where notifications outside any request go; false when nothing took it now. */
@@ -132,7 +133,7 @@ export class LegacySession implements Peer {
     ask?: FrameWriter,
     headers?: CallContext["headers"],
   ): Promise<JSONRPCResponse | undefined> {
-    const abort = new AbortController();
+    const abort = new Cancellation();
     this.inFlight.set(msg.id, abort);
     try {
       const request: CallContext["request"] = ask
@@ -141,7 +142,7 @@ export class LegacySession implements Peer {
         : undefined;
       const ctx = callContext(this, abort, progressTokenOf(msg), notify, request, headers);
       const response = await gateway.protocol.respond(msg, ctx);
-      return abort.signal.aborted ? undefined : response;
+      return abort.aborted ? undefined : response;
     } finally {
       if (this.inFlight.get(msg.id) === abort) this.inFlight.delete(msg.id);
       this.touch();

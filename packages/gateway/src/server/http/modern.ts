@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  Cancellation,
   type JSONObject,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -105,7 +106,7 @@ export class ModernHttp {
     // SSE when something may come before the answer, or when the client prefers it (or takes nothing else).
     const streamed =
       token !== undefined || meta.logLevel !== undefined ? info.accept.sse : info.accept.preferSse;
-    const abort = new AbortController();
+    const abort = new Cancellation();
     res.once("close", () => {
       if (!res.writableFinished) abort.abort("the client closed the response stream");
     });
@@ -130,7 +131,7 @@ export class ModernHttp {
       callContext(peer, abort, token, notify, undefined, req.headers),
     );
     if (logging) void this.#gateway.removePeer(peer);
-    if (abort.signal.aborted || !writable(res)) {
+    if (abort.aborted || !writable(res)) {
       // Cancelled by closing: nothing more is sent for it.
       if (writable(res)) res.end();
       return;
