@@ -124,7 +124,7 @@ describe("engine and transports", () => {
     expect(String((err as Error).message)).toMatch(/the client closed the response stream/);
     await new Promise((r) => setImmediate(r));
     const cancelled = sent.find((s) => "method" in s.msg && s.msg.method === "notifications/cancelled");
-    const id = (sent[0]?.msg as { id: number }).id;
+    const id = (sent[0]?.msg as { id?: number } | undefined)?.id ?? -1;
     expect(cancelled?.msg).toMatchObject({ params: { requestId: id } });
     expect(engine.pendingCount).toBe(0);
   });
@@ -134,7 +134,7 @@ describe("engine and transports", () => {
     const cancellation = new Cancellation();
     const call = engine.request("tools/call", { name: "quick" }, { cancellation });
     await Promise.resolve();
-    const id = (sent[0]?.msg as { id: number }).id;
+    const id = (sent[0]?.msg as { id?: number } | undefined)?.id ?? -1;
     engine.handleResponse({ jsonrpc: "2.0", id, result: { content: [] } });
     expect(await call).toEqual({ content: [] });
     // Its listener is gone: a late abort cancels nothing and sends nothing.
