@@ -75,26 +75,23 @@ async function post(c: HttpClient, url: URL, body: string): Promise<string> {
   return readText(answer.body);
 }
 
-describe("http keep-alive", () => {
-  it("http/reused-connection-closed-by-the-upstream-is-retried-once", async () => {
-    // The second request on a socket meets a socket the upstream is closing: it never reads it.
-    const up = await upstream((nth) => (nth === 2 ? "end" : "answer"));
-    const c = client();
-    expect(await post(c, up.url, "first")).toBe("ok 1");
-    await idle();
-    expect(await post(c, up.url, "second")).toBe("ok 3");
-    // Dropped unread, then answered on a new connection: the tool call ran once.
-    expect(up.seen).toEqual(["first", "second", "second"]);
-  });
+/**
+ * The second request on a socket meets a socket the upstream is closing (`end`) or resetting: it
+ * never reads it. Dropped unread, then answered on a new connection: the tool call ran once.
+ */
+async function expectRetriedOnce(second: "end" | "reset"): Promise<void> {
+  const up = await upstream((nth) => (nth === 2 ? second : "answer"));
+  const c = client();
+  expect(await post(c, up.url, "first")).toBe("ok 1");
+  await idle();
+  expect(await post(c, up.url, "second")).toBe("ok 3");
+  expect(up.seen).toEqual(["first", "second", "second"]);
+}
 
-  it("http/reused-connection-reset-by-the-upstream-is-retried-once", async () => {
-    const up = await upstream((nth) => (nth === 2 ? "reset" : "answer"));
-    const c = client();
-    expect(await post(c, up.url, "first")).toBe("ok 1");
-    await idle();
-    expect(await post(c, up.url, "second")).toBe("ok 3");
-    expect(up.seen).toEqual(["first", "second", "second"]);
-  });
+describe("http keep-alive", () => {
+  it("http/reused-connection-closed-by-the-upstream-is-retried-once", () => expectRetriedOnce("end"));
+
+  it("http/reused-connection-reset-by-the-upstream-is-retried-once", () => expectRetriedOnce("reset"));
 
   it("http/reset-on-a-fresh-connection-is-not-retried", async () => {
     const up = await upstream(() => "reset");

@@ -25,19 +25,18 @@ function verdict(value, limit, atMost) {
 export function checkTargets(rows) {
   const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
   const checks = [];
-  // The same ratio for the bare proxy (node:http → stdio, the same hops, no MCP work): what a
-  // gateway that did nothing would read in this run, so a miss says whether the hops alone miss it.
-  const floorOf = (against, pick) =>
-    byKey.proxy && against !== "proxy"
-      ? perRound(byKey, "proxy", pick, (i) => pick(round(against, byKey)(i)))
-      : undefined;
-  const ratio = (key, against, pick, limit, atMost, target) => {
-    const value = perRound(byKey, key, pick, (i) => pick(round(against, byKey)(i)));
-    const check = { target, path: key, value, unit: "×", limit, ...verdict(value, limit, atMost) };
-    const floor = floorOf(against, pick);
-    if (floor !== undefined) check.bareProxy = floor;
-    checks.push(check);
+  // One ratio target, pick(row) over base(its round), per round. Beside it the same ratio read for
+  // the bare proxy (node:http → stdio, the same hops, no MCP work): what a gateway that did nothing
+  // would read in this run, so a miss says whether the hops alone miss it. Not where the bare proxy
+  // is the base.
+  const check = (key, pick, base, limit, atMost, target, withFloor) => {
+    const value = perRound(byKey, key, pick, base);
+    const c = { target, path: key, value, unit: "×", limit, ...verdict(value, limit, atMost) };
+    if (withFloor && byKey.proxy) c.bareProxy = perRound(byKey, "proxy", pick, base);
+    checks.push(c);
   };
+  const ratio = (key, against, pick, limit, atMost, target) =>
+    check(key, pick, (i) => pick(round(against, byKey)(i)), limit, atMost, target, against !== "proxy");
   const peer = "mcpProxy";
   for (const key of ["mcpxModern", "mcpxLegacy"]) {
     if (!byKey[key] || !byKey[peer]) continue;
@@ -48,17 +47,7 @@ export function checkTargets(rows) {
   for (const key of ["mcpxModern", "mcpxLegacy"]) {
     if (!byKey[key] || !byKey.hop || !byKey.direct) continue;
     const hopPlusUpstream = (i) => round("hop", byKey)(i).p50 + round("direct", byKey)(i).p50;
-    const value = perRound(byKey, key, (r) => r.p50, hopPlusUpstream);
-    const check = {
-      target: "p50 ≤ 1.4× (bare hop + direct)",
-      path: key,
-      value,
-      unit: "×",
-      limit: 1.4,
-      ...verdict(value, 1.4, true),
-    };
-    if (byKey.proxy) check.bareProxy = perRound(byKey, "proxy", (r) => r.p50, hopPlusUpstream);
-    checks.push(check);
+    check(key, (r) => r.p50, hopPlusUpstream, 1.4, true, "p50 ≤ 1.4× (bare hop + direct)", true);
     ratio(
       key,
       "proxy",
